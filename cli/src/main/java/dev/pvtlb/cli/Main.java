@@ -1,0 +1,70 @@
+package dev.pvtlb.cli;
+
+import dev.pvtlb.ModelException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code pvtlb} command. Exit codes: 0 success, 1 hazard found, 2 bad input. A bad input
+ * prints one line and never a stack trace unless {@code --debug} is given.
+ */
+@Command(name = "pvtlb", mixinStandardHelpOptions = true, version = "pvtlb 0.1.0",
+        description = "Emulates a paravirtualized guest kernel's TLB shootdowns: what a flush design costs, and whether it is safe.",
+        subcommands = {RunCommand.class, ScenariosCommand.class})
+public final class Main implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the command line and returns the exit code (for tests and embedding). */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        boolean debug = java.util.Arrays.asList(args).contains("--debug");
+        String[] rest = java.util.Arrays.stream(args).filter(a -> !a.equals("--debug")).toArray(String[]::new);
+        CommandLine cl = new CommandLine(new Main());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            err.println("pvtlb: " + oneLine(ex.getMessage()));
+            return 2;
+        });
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (debug) {
+                ex.printStackTrace(err);
+            }
+            if (ex instanceof ModelException || ex instanceof IllegalArgumentException) {
+                err.println("pvtlb: " + oneLine(ex.getMessage()));
+                return 2;
+            }
+            if (ex instanceof java.io.IOException || ex instanceof java.io.UncheckedIOException) {
+                err.println("pvtlb: I/O error: " + oneLine(ex.getMessage()));
+                return 2;
+            }
+            err.println("pvtlb: internal error: " + ex.getClass().getSimpleName() + ": " + oneLine(ex.getMessage())
+                    + " (rerun with --debug for the stack trace)");
+            return 3;
+        });
+        try {
+            return cl.execute(rest);
+        } catch (OutOfMemoryError e) {
+            err.println("pvtlb: out of Java heap: the scenario is too large for this JVM");
+            return 2;
+        }
+    }
+
+    static String oneLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

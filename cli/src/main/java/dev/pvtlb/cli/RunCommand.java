@@ -1,0 +1,85 @@
+package dev.pvtlb.cli;
+
+import dev.pvtlb.ModelException;
+import dev.pvtlb.run.Json;
+import dev.pvtlb.run.RunReport;
+import dev.pvtlb.run.Runner;
+import dev.pvtlb.run.Scenario;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code pvtlb run SCENARIO}: boot, run, print the table, optionally write JSON. */
+@Command(name = "run", description = "Run a scenario and print its metrics and counters.")
+final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "a built-in scenario name (see 'pvtlb scenarios')")
+    String scenario;
+
+    @Option(names = "--backend", paramLabel = "B", description = "pv_ops backend (default: native)")
+    String backend = "native";
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a machine key, workload parameter or knob")
+    List<String> sets = new ArrayList<>();
+
+    @Option(names = "--seed", paramLabel = "N", description = "seed (default: 1)")
+    long seed = 1;
+
+    @Option(names = "--reps", paramLabel = "R", description = "repetitions, each with seed+rep (default: 1)")
+    int reps = 1;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "write the JSON report here")
+    Path json;
+
+    @Override
+    public Integer call() throws IOException {
+        Scenario s = Scenario.of(scenario).seed(seed).reps(reps).backend(backend);
+        for (String kv : sets) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw new ModelException("--set expects KEY=VALUE, got '" + kv + "'");
+            }
+            s.set(kv.substring(0, eq).strip(), kv.substring(eq + 1));
+        }
+        RunReport r = Runner.run(s);
+        print(r, spec.commandLine().getOut());
+        if (json != null) {
+            Files.writeString(json, r.toJson(), StandardCharsets.UTF_8);
+        }
+        return 0;
+    }
+
+    static void print(RunReport r, PrintWriter out) {
+        out.printf("scenario %s  backend %s  seed %d  reps %d  profile %s%n", r.scenario(), r.backend(), r.seed(), r.reps(), r.profile());
+        out.printf("knobs    %s%n", r.knobs());
+        out.println();
+        out.printf("%-32s %14s %12s%n", "metric", "mean", "(stdev)");
+        r.metrics().forEach((k, m) -> out.printf("%-32s %14s %12s %s%n", k, Json.number(round(m.mean())),
+                "(" + Json.number(round(m.stdev())) + ")", m.unit()));
+        out.println();
+        out.printf("%-32s %14s%n", "counter", "value");
+        r.counters().forEach((k, v) -> out.printf("%-32s %14d%n", k, v));
+        out.println();
+        out.printf("%-32s %14s%n", "cpu time", "ns");
+        r.cpuTimeNs().forEach((k, v) -> out.printf("%-32s %14d%n", k, v));
+        out.println();
+        out.printf("sim: %d steps, %.6f s simulated; host: %.3f s wall, %.0f steps/s%n",
+                r.steps(), r.simulatedS(), r.wallS(), r.stepsPerSecond());
+    }
+
+    private static double round(double d) {
+        return Math.round(d * 100) / 100.0;
+    }
+}

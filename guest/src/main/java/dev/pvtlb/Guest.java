@@ -1,0 +1,279 @@
+package dev.pvtlb;
+
+import dev.pvtlb.flush.FlushChecker;
+import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.mem.FrameAllocator;
+import dev.pvtlb.mem.PhysMem;
+import dev.pvtlb.mm.Mm;
+import dev.pvtlb.mmu.PageTables;
+import dev.pvtlb.mmu.PagingStructureCache;
+import dev.pvtlb.profile.Costs;
+import dev.pvtlb.profile.Profile;
+import dev.pvtlb.pvops.NativePvOps;
+import dev.pvtlb.pvops.PvOps;
+import dev.pvtlb.sched.IdleLoop;
+import dev.pvtlb.sched.Program;
+import dev.pvtlb.sched.Rcu;
+import dev.pvtlb.sched.Task;
+import dev.pvtlb.sim.Engine;
+import dev.pvtlb.sim.Rng;
+import dev.pvtlb.sim.SeededChooser;
+import dev.pvtlb.smp.BareMetalIpi;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.IpiDelivery;
+import dev.pvtlb.smp.Topology;
+import dev.pvtlb.stats.CpuTime;
+import dev.pvtlb.stats.TraceStream;
+import dev.pvtlb.stats.VmStat;
+import dev.pvtlb.tlb.Tlb;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A booted guest: physical memory with its page tables, the CPUs with their TLBs, init_mm,
+ * the engine that runs them, and the pv_ops the kernel was patched with. This is the
+ * composition root of the model; everything else hangs off it.
+ */
+public final class Guest implements AutoCloseable {
+    private final GuestConfig config;
+    private final Profile profile;
+    private final Costs costs;
+    private final Knobs knobs;
+    private final GuestKnobs guestKnobs;
+    private final Rng rng;
+    private final Engine engine;
+    private final PhysMem mem;
+    private final FrameAllocator allocator;
+    private final PageTables pageTables;
+    private final VmStat vmstat = new VmStat();
+    private final CpuTime cpuTime;
+    private final TraceStream trace = new TraceStream();
+    private final Topology topology;
+    private final Cpu[] cpus;
+    private final Rcu rcu;
+    private final Mm initMm;
+    private final List<Mm> mms = new ArrayList<>();
+    private final List<Task> tasks = new ArrayList<>();
+    private PvOps pvOps;
+    private IpiDelivery ipiDelivery = new BareMetalIpi();
+    private FlushChecker checker;
+    private long nextCtxId = 1;
+    private int liveTasks;
+
+    private Guest(GuestConfig config) {
+        this.config = config;
+        this.profile = config.profile();
+        this.costs = new Costs(profile);
+        this.knobs = Knobs.of(GuestKnobs.SPECS, config.knobs());
+        this.guestKnobs = new GuestKnobs(knobs);
+        this.rng = new Rng(config.seed());
+        this.engine = new Engine(new SeededChooser(rng.forPurpose("chooser").nextLong()), config.quantumNs());
+        this.topology = config.topology();
+        int n = topology.cpus();
+        this.mem = new PhysMem(config.memoryBytes());
+        this.allocator = new FrameAllocator(mem);
+        this.pageTables = new PageTables(allocator);
+        this.cpuTime = new CpuTime(n);
+        this.cpus = new Cpu[n];
+        int entries = profile.integer("tlb.entries");
+        int ways = profile.integer("tlb.ways");
+        for (int i = 0; i < n; i++) {
+            PagingStructureCache psc = new PagingStructureCache(profile.integer("psc.pml4e"),
+                    profile.integer("psc.pdpte"), profile.integer("psc.pde"));
+            cpus[i] = new Cpu(this, i, topology.socketOf(i), topology.coreOf(i), topology.threadOf(i),
+                    new Tlb(entries, ways), psc);
+        }
+        if (config.sharedSmtTlb() && topology.threadsPerCore() > 1) {
+            for (int i = 0; i < n; i++) {
+                if (topology.threadOf(i) != 0) {
+                    continue;
+                }
+                int[] sib = topology.siblingsOf(i);
+                Tlb shared = new Tlb(entries, ways);
+                for (int t = 0; t < sib.length; t++) {
+                    Cpu[] others = new Cpu[sib.length - 1];
+                    int k = 0;
+                    for (int s : sib) {
+                        if (s != sib[t]) {
+                            others[k++] = cpus[s];
+                        }
+                    }
+                    // Thread t uses hardware PCIDs t*8+1 .. t*8+6 so the threads' tags never collide.
+                    cpus[sib[t]].shareTlb(shared, others, t * 8);
+                }
+            }
+        }
+        this.rcu = new Rcu(this, n);
+        this.initMm = new Mm(0, nextCtxId++, pageTables.allocPgd(), n, true);
+        this.pvOps = new NativePvOps(guestKnobs);
+        for (Cpu c : cpus) {
+            c.reset(initMm);
+            c.call(new IdleLoop(c));
+            c.enqueue(0);
+        }
+    }
+
+    /** Boots a guest: memory, CPUs, init_mm, native pv_ops; every CPU starts in its idle loop. */
+    public static Guest boot(GuestConfig config) {
+        return new Guest(config);
+    }
+
+    // ------------------------------------------------------------------ building a workload
+
+    /** mm_alloc() for a new process. */
+    public Mm newMm() {
+        Mm mm = new Mm(mms.size() + 1, nextCtxId++, pageTables.allocPgd(), cpus.length, false);
+        mms.add(mm);
+        return mm;
+    }
+
+    /** Creates a runnable task of {@code mm} pinned to {@code cpu}. */
+    public Task spawn(String name, Mm mm, int cpu, Program program) {
+        if (cpu < 0 || cpu >= cpus.length) {
+            throw new ModelException("task " + name + " pinned to cpu" + cpu + " but the guest has " + cpus.length + " CPUs");
+        }
+        Task t = new Task(tasks.size(), name, mm, cpus[cpu], program, rng.forPurpose("task/" + tasks.size()));
+        if (tasks.stream().anyMatch(x -> x.mm() == mm)) {
+            mm.get();
+        }
+        tasks.add(t);
+        cpus[cpu].runQueue.add(t);
+        cpus[cpu].wake();
+        liveTasks++;
+        return t;
+    }
+
+    /** Called when a task's program ended. */
+    public void taskExited(Task t) {
+        liveTasks--;
+    }
+
+    public int liveTasks() {
+        return liveTasks;
+    }
+
+    // ------------------------------------------------------------------ running
+
+    /** Runs until every task has exited and nothing is left to do, or {@code untilNs}. */
+    public void run(long untilNs) {
+        engine.run(untilNs, Long.MAX_VALUE);
+    }
+
+    /** Runs at most {@code steps} more steps. */
+    public void runSteps(long steps) {
+        engine.run(Long.MAX_VALUE, steps);
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    public GuestConfig config() {
+        return config;
+    }
+
+    public Profile profile() {
+        return profile;
+    }
+
+    public Costs costs() {
+        return costs;
+    }
+
+    public Knobs knobValues() {
+        return knobs;
+    }
+
+    public GuestKnobs knobs() {
+        return guestKnobs;
+    }
+
+    public Rng rng() {
+        return rng;
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    public PhysMem mem() {
+        return mem;
+    }
+
+    public FrameAllocator allocator() {
+        return allocator;
+    }
+
+    public PageTables pageTables() {
+        return pageTables;
+    }
+
+    public VmStat vmstat() {
+        return vmstat;
+    }
+
+    public CpuTime cpuTime() {
+        return cpuTime;
+    }
+
+    public TraceStream trace() {
+        return trace;
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public Cpu[] cpus() {
+        return cpus;
+    }
+
+    public Cpu cpu(int id) {
+        return cpus[id];
+    }
+
+    public Rcu rcu() {
+        return rcu;
+    }
+
+    public Mm initMm() {
+        return initMm;
+    }
+
+    public List<Mm> mms() {
+        return Collections.unmodifiableList(mms);
+    }
+
+    public List<Task> tasks() {
+        return Collections.unmodifiableList(tasks);
+    }
+
+    public PvOps pvOps() {
+        return pvOps;
+    }
+
+    /** Patches pv_ops (boot time only: before any task runs). */
+    public void pvOps(PvOps ops) {
+        this.pvOps = ops;
+    }
+
+    public IpiDelivery ipiDelivery() {
+        return ipiDelivery;
+    }
+
+    public void ipiDelivery(IpiDelivery d) {
+        this.ipiDelivery = d;
+    }
+
+    public FlushChecker checker() {
+        return checker;
+    }
+
+    public void checker(FlushChecker c) {
+        this.checker = c;
+    }
+
+    @Override
+    public void close() {
+        mem.close();
+    }
+}

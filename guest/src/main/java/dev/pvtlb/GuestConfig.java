@@ -1,0 +1,104 @@
+package dev.pvtlb;
+
+import dev.pvtlb.profile.Profile;
+import dev.pvtlb.smp.Topology;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Everything a guest is booted from. Built with {@link #builder()}; scenario files are a thin
+ * layer over the builder.
+ */
+public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBytes, Profile profile,
+                          Map<String, String> knobs, long seed, long quantumNs, long schedSliceNs) {
+    /** Default guest memory: 256 MiB. */
+    public static final long DEFAULT_MEMORY = 256L << 20;
+    /**
+     * EEVDF base slice, sysctl_sched_base_slice = 0.75 ms (kernel/sched/fair.c, Linux 6.6+):
+     * how long a task runs before another runnable task on its CPU gets a turn.
+     */
+    public static final long DEFAULT_SLICE_NS = 750_000;
+
+    public GuestConfig {
+        knobs = Map.copyOf(knobs);
+        if (quantumNs < 0) {
+            throw new ModelException("quantum must be >= 0 ns, got " + quantumNs);
+        }
+        if (schedSliceNs <= 0) {
+            throw new ModelException("scheduler slice must be > 0 ns, got " + schedSliceNs);
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public int cpus() {
+        return topology.cpus();
+    }
+
+    /** Builder with the defaults of a 4-CPU x86 guest with 256 MiB. */
+    public static final class Builder {
+        private Topology topology = Topology.flat(4);
+        private boolean sharedSmtTlb = false;
+        private long memoryBytes = DEFAULT_MEMORY;
+        private Profile profile;
+        private final Map<String, String> knobs = new TreeMap<>();
+        private long seed = 1;
+        private long quantumNs = 0;
+        private long schedSliceNs = DEFAULT_SLICE_NS;
+
+        public Builder topology(Topology t) {
+            this.topology = t;
+            return this;
+        }
+
+        public Builder cpus(int n) {
+            return topology(Topology.flat(n));
+        }
+
+        public Builder sharedSmtTlb(boolean shared) {
+            this.sharedSmtTlb = shared;
+            return this;
+        }
+
+        public Builder memoryBytes(long bytes) {
+            this.memoryBytes = bytes;
+            return this;
+        }
+
+        public Builder memoryMiB(long mib) {
+            return memoryBytes(mib << 20);
+        }
+
+        public Builder profile(Profile p) {
+            this.profile = p;
+            return this;
+        }
+
+        public Builder knob(String name, String value) {
+            knobs.put(name, value);
+            return this;
+        }
+
+        public Builder seed(long s) {
+            this.seed = s;
+            return this;
+        }
+
+        public Builder quantumNs(long q) {
+            this.quantumNs = q;
+            return this;
+        }
+
+        public Builder schedSliceNs(long s) {
+            this.schedSliceNs = s;
+            return this;
+        }
+
+        public GuestConfig build() {
+            return new GuestConfig(topology, sharedSmtTlb, memoryBytes,
+                    profile == null ? Profile.load(Profile.DEFAULT) : profile, knobs, seed, quantumNs, schedSliceNs);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package dev.pvtlb;
+
+import dev.pvtlb.flush.LazyMode;
+import dev.pvtlb.knob.KnobSpec;
+import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.pvops.TableFreePolicy;
+import java.util.List;
+
+/** The guest kernel's design knobs, read once at boot into fields for the hot paths. */
+public final class GuestKnobs {
+    public static final KnobSpec CONCURRENT_FLUSH = KnobSpec.bool("native.concurrentFlush", true,
+            "flush locally while remote IPIs are in flight (x86/tlb concurrent-flush series, Linux 5.10); "
+                    + "false: local flush only after all remote ones finished");
+    public static final KnobSpec SMT_SIBLING_DEDUP = KnobSpec.bool("native.smtSiblingDedup", false,
+            "IPI only one thread of each SMT pair in the mask (reference/smt-sibling-flush.txt; not merged)");
+    public static final KnobSpec LAZY = KnobSpec.choice("lazy", "skip",
+            "lazy TLB: off = idle switches to init_mm; ipi = lazy CPUs take every flush IPI; "
+                    + "skip = lazy CPUs skipped unless tables were freed; skip-nofree = skipped even then (bug)",
+            "off", "ipi", "skip", "skip-nofree");
+    public static final KnobSpec TABLE_FREE = KnobSpec.choice("tableFree", "rcu",
+            "how freed page tables are released after the flush: immediate, ipi-sync "
+                    + "(tlb_remove_table_sync_one), rcu (MMU_GATHER_RCU_TABLE_FREE, x86 default)",
+            "immediate", "ipi-sync", "rcu");
+
+    public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE);
+
+    public final boolean concurrentFlush;
+    public final boolean smtSiblingDedup;
+    public final LazyMode lazy;
+    public final TableFreePolicy tableFree;
+
+    public GuestKnobs(Knobs k) {
+        concurrentFlush = k.bool(CONCURRENT_FLUSH.name());
+        smtSiblingDedup = k.bool(SMT_SIBLING_DEDUP.name());
+        lazy = LazyMode.of(k.get(LAZY.name()));
+        tableFree = TableFreePolicy.of(k.get(TABLE_FREE.name()));
+    }
+}

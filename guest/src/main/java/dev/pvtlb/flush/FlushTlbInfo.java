@@ -1,0 +1,47 @@
+package dev.pvtlb.flush;
+
+import dev.pvtlb.mm.Mm;
+
+/**
+ * {@code struct flush_tlb_info} (arch/x86/include/asm/tlbflush.h): what one flush request
+ * covers. {@code end == FLUSH_ALL} asks for a full flush of the mm.
+ */
+public final class FlushTlbInfo {
+    /** TLB_FLUSH_ALL. */
+    public static final long FLUSH_ALL = -1L;
+
+    public final Mm mm;
+    public final long start;
+    public final long end;
+    public final int strideShift;
+    public final boolean freedTables;
+    public final long newTlbGen;
+    public final int initiatingCpu;
+    /** Set once the initiator's own TLB has been flushed by the flush_tlb_multi backend. */
+    public boolean localFlushed;
+
+    public FlushTlbInfo(Mm mm, long start, long end, int strideShift, boolean freedTables, long newTlbGen, int initiatingCpu) {
+        this.mm = mm;
+        this.start = start;
+        this.end = end;
+        this.strideShift = strideShift;
+        this.freedTables = freedTables;
+        this.newTlbGen = newTlbGen;
+        this.initiatingCpu = initiatingCpu;
+    }
+
+    public boolean isFullFlush() {
+        return end == FLUSH_ALL;
+    }
+
+    /** Pages covered, or {@link #FLUSH_ALL} (as the tlb_flush tracepoint reports). */
+    public long pages() {
+        return isFullFlush() ? FLUSH_ALL : (end - start) >>> strideShift;
+    }
+
+    @Override
+    public String toString() {
+        return isFullFlush() ? mm + " all gen " + newTlbGen
+                : String.format("%s [0x%x,0x%x) gen %d%s", mm, start, end, newTlbGen, freedTables ? " freed_tables" : "");
+    }
+}

@@ -1,0 +1,86 @@
+package dev.pvtlb.flush;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.mm.Mm;
+import dev.pvtlb.profile.Costs;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
+
+/**
+ * flush_tlb_mm_range(mm, start, end, stride_shift, freed_tables) (arch/x86/mm/tlb.c):
+ * bump mm->context.tlb_gen, turn a range above tlb_single_page_flush_ceiling pages into a full
+ * flush, and if any other CPU is in mm_cpumask hand the request to
+ * pv_ops.mmu.flush_tlb_multi; otherwise flush locally if the mm is loaded here.
+ */
+public final class FlushTlbMmRange extends KernelPath {
+    private final Mm mm;
+    private final long start;
+    private final long end;
+    private final int strideShift;
+    private final boolean freedTables;
+    private FlushTlbInfo info;
+
+    public FlushTlbMmRange(Mm mm, long start, long end, int strideShift, boolean freedTables) {
+        this.mm = mm;
+        this.start = start;
+        this.end = end;
+        this.strideShift = strideShift;
+        this.freedTables = freedTables;
+    }
+
+    /** The request built by the first step (null before it ran). */
+    public FlushTlbInfo info() {
+        return info;
+    }
+
+    @Override
+    public long step(Cpu cpu) {
+        Guest g = cpu.guest();
+        Costs c = g.costs();
+        if (pc == 0) {
+            long s = start;
+            long e = end;
+            if (e != FlushTlbInfo.FLUSH_ALL && ((e - s) >>> strideShift) > c.flushCeilingPages) {
+                s = 0;
+                e = FlushTlbInfo.FLUSH_ALL;
+            }
+            // inc_mm_tlb_gen(): an atomic on the mm's context line, a full barrier.
+            long cost = mm.tlbGenLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
+            long gen = mm.incTlbGen();
+            info = new FlushTlbInfo(mm, s, e, strideShift, freedTables, gen, cpu.id);
+            if (g.checker() != null) {
+                g.checker().flushStarted(cpu, info);
+            }
+            if (mm.cpumask().anyBut(cpu.id) >= 0) {
+                pc = 1;
+                g.pvOps().flushTlbMulti(cpu, mm.cpumask(), info);
+                return cost;
+            }
+            if (cpu.loadedMm() == mm) {
+                cost += TlbFlush.flushTlbFunc(cpu, info, true);
+            }
+            finish(cpu);
+            return cost;
+        }
+        // flush_tlb_multi returned. Before the concurrent-flush series (and for a backend that
+        // leaves the local CPU to its caller) the local flush comes only now.
+        long cost = 0;
+        if (!info.localFlushed && cpu.loadedMm() == mm) {
+            cost = TlbFlush.flushTlbFunc(cpu, info, true);
+        }
+        finish(cpu);
+        return cost;
+    }
+
+    private void finish(Cpu cpu) {
+        cpu.ret();
+        if (cpu.guest().checker() != null) {
+            cpu.guest().checker().flushReturned(cpu, info);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "flush_tlb_mm_range";
+    }
+}

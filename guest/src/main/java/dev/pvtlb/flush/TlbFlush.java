@@ -1,0 +1,83 @@
+package dev.pvtlb.flush;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.mm.Mm;
+import dev.pvtlb.profile.Costs;
+import dev.pvtlb.sched.SwitchMm;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.stats.Counter;
+import dev.pvtlb.stats.TlbFlushReason;
+import dev.pvtlb.tlb.TlbState;
+
+/** The per-CPU flush decisions of arch/x86/mm/tlb.c. */
+public final class TlbFlush {
+    private TlbFlush() {}
+
+    /**
+     * flush_tlb_func(): bring this CPU's TLB up to date with its loaded mm's tlb_gen, by
+     * INVLPG per page when exactly one generation behind on a range, else a full flush.
+     * Runs with IRQs off (from the IPI handler, or locally). Returns its cost in ns.
+     */
+    public static long flushTlbFunc(Cpu cpu, FlushTlbInfo f, boolean local) {
+        Guest g = cpu.guest();
+        Costs c = g.costs();
+        TlbState ts = cpu.tlbState;
+        Mm loaded = ts.loadedMm;
+        long now = g.engine().now();
+        long cost = 0;
+        if (!local) {
+            g.vmstat().inc(Counter.NR_TLB_REMOTE_FLUSH_RECEIVED);
+        }
+        if (f.mm != null && f.mm != loaded) {
+            // The CPU was left in the mm_cpumask of the target mm: clear it.
+            cost += f.mm.cpumaskLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
+            f.mm.cpumask().clear(cpu.id);
+            g.trace().tlbFlush(now, cpu.id, TlbFlushReason.TLB_REMOTE_WRONG_CPU, 0);
+            return cost;
+        }
+        if (loaded.isInitMm()) {
+            return cost;
+        }
+        if (ts.isLazy) {
+            // Lazy: switching to init_mm is barely slower than a minimal flush, and stops
+            // speculative walks of the old tables (flush_tlb_func, "We're in lazy mode").
+            return cost + SwitchMm.switchMmIrqsOff(cpu, g.initMm());
+        }
+        int asid = ts.loadedMmAsid;
+        long localGen = ts.tlbGen[asid];
+        if (f.newTlbGen <= localGen) {
+            return cost; // already up to date with respect to this request
+        }
+        long mmGen = loaded.tlbGen();
+        long nr;
+        if (!f.isFullFlush() && f.newTlbGen == localGen + 1 && f.newTlbGen == mmGen) {
+            nr = f.pages();
+            for (long addr = f.start; addr < f.end; addr += 1L << f.strideShift) {
+                cpu.invlpg(addr);
+            }
+            cost += nr * c.invlpgNs;
+            if (local) {
+                g.vmstat().add(Counter.NR_TLB_LOCAL_FLUSH_ONE, nr);
+            }
+        } else {
+            nr = FlushTlbInfo.FLUSH_ALL;
+            cpu.flushTlbLocal();
+            cost += c.fullFlushNs;
+            if (local) {
+                g.vmstat().inc(Counter.NR_TLB_LOCAL_FLUSH_ALL);
+            }
+        }
+        ts.tlbGen[asid] = mmGen;
+        g.trace().tlbFlush(now, cpu.id, !local ? TlbFlushReason.TLB_REMOTE_SHOOTDOWN
+                : f.mm == null ? TlbFlushReason.TLB_LOCAL_SHOOTDOWN : TlbFlushReason.TLB_LOCAL_MM_SHOOTDOWN, nr);
+        if (g.checker() != null) {
+            g.checker().afterFlushFunc(cpu, f);
+        }
+        return cost;
+    }
+
+    /** should_flush_tlb(): skip CPUs in lazy TLB mode; they catch up at switch_mm. */
+    public static boolean shouldFlushTlb(Cpu target, FlushTlbInfo info) {
+        return !target.tlbState.isLazy;
+    }
+}

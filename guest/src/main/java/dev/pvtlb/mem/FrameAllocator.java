@@ -1,0 +1,93 @@
+package dev.pvtlb.mem;
+
+import dev.pvtlb.ModelException;
+
+/**
+ * The page allocator. Free frames are handed out last-in first-out, like the per-CPU page
+ * lists of the buddy allocator, so a page-table page freed a moment ago is the next frame a
+ * page fault gets for data: a late walker then reads user data as page-table entries.
+ * Freed frames are filled with {@link #POISON} (the kernel's {@code PAGE_POISON} byte 0xaa,
+ * mm/poison.h) so tests can check that nobody wrote to free memory.
+ */
+public final class FrameAllocator {
+    public static final long POISON = 0xaaaaaaaaaaaaaaaaL;
+
+    private final PhysMem mem;
+    private final FrameTable table;
+    private final int[] freeStack;
+    private int freeCount;
+    private long allocations;
+    private long frees;
+
+    public FrameAllocator(PhysMem mem) {
+        this.mem = mem;
+        this.table = new FrameTable(mem.frames());
+        this.freeStack = new int[mem.frames()];
+        reset();
+    }
+
+    /** Returns every frame to the free list; the segment is re-poisoned lazily on allocation. */
+    public void reset() {
+        table.reset();
+        freeCount = 0;
+        // Frame 0 stays reserved so that a zero PTE can never name a valid frame.
+        for (int pfn = mem.frames() - 1; pfn >= 1; pfn--) {
+            freeStack[freeCount++] = pfn;
+            mem.fill(pfn, POISON);
+        }
+        allocations = 0;
+        frees = 0;
+    }
+
+    public FrameTable frames() {
+        return table;
+    }
+
+    public PhysMem mem() {
+        return mem;
+    }
+
+    public int freeFrames() {
+        return freeCount;
+    }
+
+    public long allocations() {
+        return allocations;
+    }
+
+    public long frees() {
+        return frees;
+    }
+
+    /** Allocates a zeroed frame for {@code use} (PAGE_TABLE or DATA). */
+    public int alloc(FrameState use) {
+        if (use == FrameState.FREE) {
+            throw new IllegalArgumentException("cannot allocate a frame as FREE");
+        }
+        if (freeCount == 0) {
+            throw new ModelException("guest out of memory: all " + (mem.frames() - 1)
+                    + " frames of the " + (mem.bytes() >> 20) + " MiB segment are in use"
+                    + " (raise memory in the scenario)");
+        }
+        int pfn = freeStack[--freeCount];
+        table.set(pfn, use);
+        mem.fill(pfn, 0);
+        allocations++;
+        return pfn;
+    }
+
+    /** Frees a frame: poison it, bump its generation, push it on top of the free list. */
+    public void free(int pfn) {
+        if (pfn <= 0 || pfn >= mem.frames()) {
+            throw new IllegalArgumentException("free of frame " + pfn + " outside memory");
+        }
+        if (table.state(pfn) == FrameState.FREE) {
+            throw new IllegalStateException("double free of frame 0x" + Integer.toHexString(pfn));
+        }
+        table.set(pfn, FrameState.FREE);
+        table.bumpGeneration(pfn);
+        mem.fill(pfn, POISON);
+        freeStack[freeCount++] = pfn;
+        frees++;
+    }
+}

@@ -1,0 +1,93 @@
+package dev.pvtlb.pvops;
+
+import dev.pvtlb.GuestKnobs;
+import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.flush.TlbFlush;
+import dev.pvtlb.mm.MmuGather;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.CpuCondition;
+import dev.pvtlb.smp.CpuMask;
+import dev.pvtlb.smp.SmpCallFunctionMany;
+import dev.pvtlb.stats.Counter;
+import dev.pvtlb.stats.TlbFlushReason;
+
+/** native_flush_tlb_multi() and the native table-free path (arch/x86/mm/tlb.c, mm/mmu_gather.c). */
+public class NativePvOps extends PvOps {
+    private final GuestKnobs knobs;
+
+    public NativePvOps(GuestKnobs knobs) {
+        this.knobs = knobs;
+    }
+
+    @Override
+    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+        nativeFlushTlbMulti(cpu, mask, info, knobs);
+    }
+
+    /**
+     * native_flush_tlb_multi(): count NR_TLB_REMOTE_FLUSH, then IPI every CPU of the mask if
+     * tables were freed (lazy ones too: their paging-structure caches may hold the tables),
+     * else only CPUs that should_flush_tlb(). Shared by backends that fall back to native.
+     */
+    public static void nativeFlushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info, GuestKnobs knobs) {
+        cpu.guest().vmstat().inc(Counter.NR_TLB_REMOTE_FLUSH);
+        cpu.guest().trace().tlbFlush(cpu.guest().engine().now(), cpu.id, TlbFlushReason.TLB_REMOTE_SEND_IPI, info.pages());
+        CpuMask targets = mask;
+        if (knobs.smtSiblingDedup) {
+            targets = dedupSmtSiblings(cpu, mask);
+        }
+        CpuCondition cond = switch (knobs.lazy) {
+            case OFF, IPI -> null;
+            case SKIP -> info.freedTables ? null : t -> TlbFlush.shouldFlushTlb(t, info);
+            case SKIP_NOFREE -> t -> TlbFlush.shouldFlushTlb(t, info);
+        };
+        boolean runLocal = knobs.concurrentFlush;
+        if (runLocal && targets.test(cpu.id) && cpu.loadedMm() == info.mm) {
+            info.localFlushed = true;
+        }
+        cpu.call(new SmpCallFunctionMany("native_flush_tlb_multi", targets,
+                t -> TlbFlush.flushTlbFunc(t, info, t.id == info.initiatingCpu), cond, runLocal));
+    }
+
+    /**
+     * The SMT-sibling filter of reference/smt-sibling-flush.txt: for each CPU whose whole
+     * sibling set is in the mask, drop its next sibling; the kept thread's flush is assumed to
+     * cover the core's TLB. Applied to the mask including the initiator, as the patch did
+     * (smp_call_function_many then skips the initiator itself).
+     */
+    static CpuMask dedupSmtSiblings(Cpu cpu, CpuMask mask) {
+        CpuMask out = new CpuMask(mask.nrCpus());
+        out.copyFrom(mask);
+        Cpu[] all = cpu.guest().cpus();
+        CpuMask siblings = new CpuMask(mask.nrCpus());
+        for (int c = out.next(0); c >= 0; c = out.next(c + 1)) {
+            siblings.clearAll();
+            for (int s : cpu.guest().topology().siblingsOf(all[c].id)) {
+                siblings.set(s);
+            }
+            if (!siblings.subsetOf(out)) {
+                continue;
+            }
+            int next = siblings.next(c + 1);
+            if (next >= 0) {
+                out.clear(next);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void tlbRemoveTable(Cpu cpu, MmuGather tlb, int table) {
+        tlb.addTable(table);
+    }
+
+    @Override
+    public TableFreePolicy tableFreePolicy() {
+        return knobs.tableFree;
+    }
+
+    @Override
+    public String name() {
+        return "native";
+    }
+}

@@ -1,0 +1,68 @@
+package dev.pvtlb.run;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The result of a run: everything but {@code hostTiming} is a pure function of the scenario
+ * and seed. {@link #toJson()} is the documented, stable JSON report.
+ */
+public record RunReport(String scenario, String backend, Map<String, String> knobs, Map<String, String> params,
+                        String profile, long seed, int reps, Map<String, Summary> metrics,
+                        Map<String, Long> counters, Map<String, Long> cpuTimeNs,
+                        long steps, double simulatedS, double wallS) {
+
+    /** Mean and sample standard deviation of one metric over repetitions. */
+    public record Summary(double mean, double stdev, String unit) {
+        static Summary of(List<Double> xs, String unit) {
+            double m = xs.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+            double ss = 0;
+            for (double x : xs) {
+                ss += (x - m) * (x - m);
+            }
+            double sd = xs.size() > 1 ? Math.sqrt(ss / (xs.size() - 1)) : 0;
+            return new Summary(m, sd, unit);
+        }
+    }
+
+    public double stepsPerSecond() {
+        return wallS > 0 ? steps / wallS : 0;
+    }
+
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("scenario", scenario);
+        m.put("backend", backend);
+        m.put("knobs", knobs);
+        m.put("params", params);
+        m.put("profile", profile);
+        m.put("seed", seed);
+        m.put("reps", reps);
+        Map<String, Object> ms = new LinkedHashMap<>();
+        metrics.forEach((k, s) -> {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("mean", s.mean());
+            e.put("stdev", s.stdev());
+            e.put("unit", s.unit());
+            ms.put(k, e);
+        });
+        m.put("metrics", ms);
+        m.put("counters", counters);
+        m.put("cpu_time_ns", cpuTimeNs);
+        m.put("hazards", List.of());
+        Map<String, Object> sim = new LinkedHashMap<>();
+        sim.put("steps", steps);
+        sim.put("simulated_s", simulatedS);
+        m.put("sim", sim);
+        Map<String, Object> host = new LinkedHashMap<>();
+        host.put("wall_s", wallS);
+        host.put("steps_per_s", stepsPerSecond());
+        m.put("host_timing", host);
+        return m;
+    }
+
+    public String toJson() {
+        return Json.write(toMap());
+    }
+}

@@ -1,0 +1,55 @@
+package dev.pvtlb.run;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.GuestConfig;
+import dev.pvtlb.workload.Metric;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** Runs a scenario's repetitions, each on a freshly booted guest, and summarises them. */
+public final class Runner {
+    /** Bound on model steps per repetition: a runaway workload stops with a message. */
+    public static final long MAX_STEPS = 2_000_000_000L;
+
+    private Runner() {}
+
+    public static RunReport run(Scenario s) {
+        long wallStart = System.nanoTime();
+        Map<String, List<Double>> values = new LinkedHashMap<>();
+        Map<String, String> units = new LinkedHashMap<>();
+        Map<String, Long> counters = new LinkedHashMap<>();
+        Map<String, Long> cpuTime = new LinkedHashMap<>();
+        long steps = 0;
+        long simNs = 0;
+        Map<String, String> knobs = Map.of();
+        for (int rep = 0; rep < s.reps(); rep++) {
+            GuestConfig cfg = s.guestConfig(rep);
+            try (Guest g = Guest.boot(cfg)) {
+                knobs = g.knobValues().values();
+                Supplier<Map<String, Metric>> metrics = s.workload().setUp(g, s.params());
+                g.engine().run(Long.MAX_VALUE, MAX_STEPS);
+                if (g.liveTasks() > 0) {
+                    throw new dev.pvtlb.ModelException("run stopped after " + MAX_STEPS + " steps with "
+                            + g.liveTasks() + " tasks still running (lower ops)");
+                }
+                for (var e : metrics.get().entrySet()) {
+                    values.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue().value());
+                    units.put(e.getKey(), e.getValue().unit());
+                }
+                g.vmstat().asMap().forEach((k, v) -> counters.merge(k, v, Long::sum));
+                g.cpuTime().totals().forEach((k, v) -> cpuTime.merge(k, v, Long::sum));
+                steps += g.engine().steps();
+                simNs += g.engine().now();
+            }
+        }
+        Map<String, RunReport.Summary> summaries = new LinkedHashMap<>();
+        values.forEach((k, xs) -> summaries.put(k, RunReport.Summary.of(xs, units.get(k))));
+        double wall = (System.nanoTime() - wallStart) / 1e9;
+        return new RunReport(s.workload().name(), s.backend(), knobs, s.params().values(),
+                s.guestConfig(0).profile().name(), s.seed(), s.reps(), summaries, counters, cpuTime,
+                steps, simNs / 1e9, wall);
+    }
+}

@@ -1,0 +1,138 @@
+package dev.pvtlb.run;
+
+import dev.pvtlb.GuestConfig;
+import dev.pvtlb.GuestKnobs;
+import dev.pvtlb.ModelException;
+import dev.pvtlb.mem.PhysMem;
+import dev.pvtlb.profile.Profile;
+import dev.pvtlb.smp.Topology;
+import dev.pvtlb.workload.Params;
+import dev.pvtlb.workload.Workload;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A run's full description: workload and its parameters, machine, knobs, seed, repetitions.
+ * {@link #set} takes the short keys of the command line ({@code --set key=value}).
+ */
+public final class Scenario {
+    /** Upper bound on repetitions, so a typo cannot run for days. */
+    public static final int MAX_REPS = 1000;
+
+    private final Workload workload;
+    private final Map<String, String> params = new TreeMap<>();
+    private final Map<String, String> knobs = new TreeMap<>();
+    private long seed = 1;
+    private int reps = 1;
+    private String profile = Profile.DEFAULT;
+    private Integer vcpus;
+    private Long memoryBytes;
+    private String backend = "native";
+
+    public Scenario(Workload workload) {
+        this.workload = workload;
+    }
+
+    public static Scenario of(String name) {
+        return new Scenario(Workloads.byName(name));
+    }
+
+    public Workload workload() {
+        return workload;
+    }
+
+    public Scenario seed(long s) {
+        this.seed = s;
+        return this;
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    public Scenario reps(int r) {
+        if (r < 1 || r > MAX_REPS) {
+            throw new ModelException("reps must be between 1 and " + MAX_REPS + ", got " + r);
+        }
+        this.reps = r;
+        return this;
+    }
+
+    public int reps() {
+        return reps;
+    }
+
+    public String backend() {
+        return backend;
+    }
+
+    public Scenario backend(String b) {
+        if (!b.equals("native")) {
+            throw new ModelException("unknown backend '" + b + "' (available: native)");
+        }
+        this.backend = b;
+        return this;
+    }
+
+    /** Applies one {@code key=value} setting: a machine key, a workload parameter or a knob. */
+    public Scenario set(String key, String value) {
+        String v = value.strip();
+        switch (key) {
+            case "vcpus" -> vcpus = (int) parseLong(key, v, 1, Topology.MAX_CPUS);
+            case "memory" -> memoryBytes = parseLong(key, v, PhysMem.MIN_BYTES >> 20, PhysMem.MAX_BYTES >> 20) << 20;
+            case "profile" -> profile = v;
+            case "seed" -> seed = parseLong(key, v, Long.MIN_VALUE, Long.MAX_VALUE);
+            case "reps" -> reps((int) parseLong(key, v, 1, MAX_REPS));
+            default -> {
+                if (workload.parameters().containsKey(key)) {
+                    params.put(key, v);
+                } else if (GuestKnobs.SPECS.stream().anyMatch(k -> k.name().equals(key))) {
+                    knobs.put(key, v);
+                } else {
+                    throw new ModelException("unknown setting '" + key + "' (machine: vcpus, memory, profile, seed, reps; "
+                            + "workload: " + String.join(", ", workload.parameters().keySet()) + "; knobs: "
+                            + String.join(", ", GuestKnobs.SPECS.stream().map(k -> k.name()).toList()) + ")");
+                }
+            }
+        }
+        return this;
+    }
+
+    private static long parseLong(String key, String v, long min, long max) {
+        long n;
+        try {
+            n = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new ModelException(key + " must be an integer, got '" + v + "'");
+        }
+        if (n < min || n > max) {
+            throw new ModelException(key + " must be between " + min + " and " + max + ", got " + n);
+        }
+        return n;
+    }
+
+    public Params params() {
+        return new Params(workload, params);
+    }
+
+    public Map<String, String> knobSettings() {
+        return new LinkedHashMap<>(knobs);
+    }
+
+    /** The guest configuration of repetition {@code rep} (seed + rep). */
+    public GuestConfig guestConfig(int rep) {
+        GuestConfig.Builder b = GuestConfig.builder();
+        workload.configure(b, params());
+        if (vcpus != null) {
+            b.topology(Topology.flat(vcpus));
+        }
+        if (memoryBytes != null) {
+            b.memoryBytes(memoryBytes);
+        }
+        b.profile(Profile.load(profile));
+        knobs.forEach(b::knob);
+        b.seed(seed + rep);
+        return b.build();
+    }
+}

@@ -1,0 +1,35 @@
+package dev.pvtlb.run;
+
+import dev.pvtlb.ModelException;
+import dev.pvtlb.workload.MunmapStorm;
+import dev.pvtlb.workload.Workload;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/** The workloads a run can name: built-ins plus any a user's jar registers through ServiceLoader. */
+public final class Workloads {
+    private Workloads() {}
+
+    public static List<Workload> all() {
+        TreeMap<String, Workload> m = new TreeMap<>();
+        for (Workload w : List.of(new MunmapStorm())) {
+            m.put(w.name(), w);
+        }
+        for (Workload w : ServiceLoader.load(Workload.class)) {
+            m.putIfAbsent(w.name(), w);
+        }
+        return new ArrayList<>(m.values());
+    }
+
+    public static Workload byName(String name) {
+        for (Workload w : all()) {
+            if (w.name().equals(name)) {
+                return w;
+            }
+        }
+        List<String> names = all().stream().map(Workload::name).toList();
+        throw new ModelException("unknown scenario '" + name + "' (built-ins: " + String.join(", ", names) + ")");
+    }
+}

@@ -1,0 +1,138 @@
+package dev.pvtlb.sim;
+
+/**
+ * Single-threaded discrete-event engine in virtual nanoseconds (DESIGN.md rules 1 and 2).
+ *
+ * <p>Each event is one atomic step of the model. When several events are due at the same
+ * instant, their order is a {@link ChoicePoint#ORDER} choice, so a schedule explorer can try
+ * every interleaving and a seed reproduces one exactly.
+ *
+ * <p>{@link #horizon()} tells a batch of memory accesses how far it may run before it must
+ * yield: up to the next event anywhere, plus an optional quantum. A quantum of 0 is exact
+ * (nothing another CPU does can be missed); a positive quantum lets batches run a little
+ * ahead, as quantum-based parallel simulators do, trading timing precision for speed.
+ */
+public final class Engine {
+    private final EventQueue queue = new EventQueue();
+    private final long quantum;
+    private Chooser chooser;
+    private long now;
+    private long steps;
+    private boolean stopped;
+    private Event[] ties = new Event[8];
+
+    public Engine(Chooser chooser, long quantumNs) {
+        if (quantumNs < 0) {
+            throw new IllegalArgumentException("quantum must be >= 0 ns, got " + quantumNs);
+        }
+        this.chooser = chooser;
+        this.quantum = quantumNs;
+    }
+
+    public long now() {
+        return now;
+    }
+
+    public long steps() {
+        return steps;
+    }
+
+    public long quantum() {
+        return quantum;
+    }
+
+    public Chooser chooser() {
+        return chooser;
+    }
+
+    public void chooser(Chooser c) {
+        this.chooser = c;
+    }
+
+    /** Schedules {@code e} at absolute virtual time {@code time} (never in the past). */
+    public void at(long time, Event e) {
+        queue.add(e, Math.max(time, now));
+    }
+
+    /** Latest virtual time a batch may reach without skipping past another event. */
+    public long horizon() {
+        long head = queue.peekTime();
+        return head == Long.MAX_VALUE ? Long.MAX_VALUE : head + quantum;
+    }
+
+    /** Asks the chooser to pick one of {@code options}; a single option is no choice. */
+    public int choose(ChoicePoint point, int options) {
+        return options <= 1 ? 0 : chooser.choose(point, options);
+    }
+
+    /**
+     * A value in [min, max] chosen at a choice point among {@code points} evenly spaced values,
+     * so an exhaustive explorer sees a small alternative set and a random one covers the range.
+     */
+    public long chooseInRange(ChoicePoint point, long min, long max, int points) {
+        if (max <= min || points <= 1) {
+            return min;
+        }
+        int i = choose(point, points);
+        return min + (max - min) * i / (points - 1);
+    }
+
+    /** Ends the current {@link #run} after the step in progress. */
+    public void stop() {
+        stopped = true;
+    }
+
+    public boolean isStopped() {
+        return stopped;
+    }
+
+    /** Clears all pending events and the clock, for reusing a model between schedules. */
+    public void reset() {
+        queue.clear();
+        now = 0;
+        steps = 0;
+        stopped = false;
+    }
+
+    /**
+     * Runs events until none is left, the clock would pass {@code until}, {@code maxSteps}
+     * steps ran, or {@link #stop()} was called.
+     */
+    public void run(long until, long maxSteps) {
+        stopped = false;
+        long limit = maxSteps == Long.MAX_VALUE ? Long.MAX_VALUE : steps + maxSteps;
+        while (!stopped && steps < limit && !queue.isEmpty()) {
+            long t = queue.peekTime();
+            if (t > until) {
+                break;
+            }
+            Event e = queue.poll();
+            if (queue.peekTime() == t) {
+                e = pickAmongTies(e, t);
+            }
+            now = t;
+            steps++;
+            e.fire(this);
+        }
+    }
+
+    private Event pickAmongTies(Event first, long t) {
+        int n = 0;
+        ties[n++] = first;
+        while (queue.peekTime() == t) {
+            if (n == ties.length) {
+                ties = java.util.Arrays.copyOf(ties, n * 2);
+            }
+            ties[n++] = queue.poll();
+        }
+        int pick = choose(ChoicePoint.ORDER, n);
+        Event chosen = ties[pick];
+        for (int i = 0; i < n; i++) {
+            if (i != pick) {
+                queue.add(ties[i], t);
+            }
+            ties[i] = null;
+        }
+        return chosen;
+    }
+}

@@ -1,0 +1,26 @@
+package dev.pvtlb.smp;
+
+import dev.pvtlb.profile.Costs;
+import dev.pvtlb.sim.ChoicePoint;
+import dev.pvtlb.sim.Engine;
+import dev.pvtlb.stats.Counter;
+
+/**
+ * IPIs through the local APIC (x2APIC physical destination mode: one ICR write per target).
+ * Each arrival latency is a choice point within the profile's range.
+ */
+public final class BareMetalIpi implements IpiDelivery {
+    @Override
+    public long send(Cpu from, Cpu[] targets, int count) {
+        Engine e = from.guest().engine();
+        Costs c = from.guest().costs();
+        long cost = 0;
+        for (int i = 0; i < count; i++) {
+            cost += c.ipiSendNs;
+            long latency = e.chooseInRange(ChoicePoint.IPI_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
+            targets[i].scheduleIpiArrival(e.now() + cost + latency);
+            from.guest().vmstat().inc(Counter.IPIS_SENT);
+        }
+        return cost;
+    }
+}

@@ -1,0 +1,44 @@
+package dev.pvtlb.smp;
+
+import dev.pvtlb.stats.TimeCategory;
+
+/**
+ * The call-function IPI handler (generic_smp_call_function_interrupt ->
+ * __flush_smp_call_function_queue): with IRQs off, take the whole queue (llist_del_all), run
+ * each csd's function and release its lock so the initiator's csd_lock_wait ends.
+ * One instance per CPU: the handler never nests, since it runs with IRQs off.
+ */
+final class CallFunctionInterrupt extends KernelPath {
+    private final java.util.ArrayDeque<Csd> batch = new java.util.ArrayDeque<>();
+
+    @Override
+    public long step(Cpu cpu) {
+        long half = cpu.guest().costs().irqEntryExitNs / 2;
+        if (pc == 0) {
+            cpu.irqDisable();
+            batch.addAll(cpu.callSingleQueue);
+            cpu.callSingleQueue.clear();
+            pc = 1;
+            return half;
+        }
+        Csd csd = batch.poll();
+        if (csd != null) {
+            long cost = cpu.guest().costs().csdRunNs + csd.func.run(cpu);
+            csd.owner.complete();
+            return cost;
+        }
+        cpu.irqEnable();
+        cpu.ret();
+        return half;
+    }
+
+    @Override
+    public TimeCategory category() {
+        return TimeCategory.FLUSH_HANDLER;
+    }
+
+    @Override
+    public String name() {
+        return "generic_smp_call_function_interrupt";
+    }
+}

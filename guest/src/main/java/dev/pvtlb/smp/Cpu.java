@@ -1,0 +1,420 @@
+package dev.pvtlb.smp;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.mm.Mm;
+import dev.pvtlb.mmu.Pte;
+import dev.pvtlb.profile.Costs;
+import dev.pvtlb.mmu.HardwareWalker;
+import dev.pvtlb.mmu.PagingStructureCache;
+import dev.pvtlb.mmu.Walker;
+import dev.pvtlb.sched.Task;
+import dev.pvtlb.sim.Engine;
+import dev.pvtlb.sim.Event;
+import dev.pvtlb.stats.Counter;
+import dev.pvtlb.stats.TimeCategory;
+import dev.pvtlb.tlb.Tlb;
+import dev.pvtlb.tlb.TlbState;
+import java.util.ArrayDeque;
+
+/**
+ * One (virtual) CPU of the guest: its TLB, paging-structure cache, {@code cpu_tlbstate},
+ * interrupt state, call-function queue and the stack of kernel paths it is running. As an
+ * {@link Event} it runs one step of its top path each time the engine fires it.
+ */
+public final class Cpu implements Event {
+    public final int id;
+    public final int socket;
+    public final int core;
+    public final int thread;
+    private final Guest guest;
+
+    public final TlbState tlbState = new TlbState();
+    private Tlb tlb;
+    private final PagingStructureCache psc;
+    private final HardwareWalker walker;
+    /** Logical CPUs that share this CPU's TLB (SMT siblings with a shared TLB), self excluded. */
+    private Cpu[] tlbSharers = new Cpu[0];
+    /** Offset of this thread's hardware PCIDs in a TLB shared with siblings. */
+    private int pcidBase = 0;
+
+    // Interrupts: the call-function vector only (the one TLB shootdown uses).
+    private int irqOff;
+    private boolean callFunctionPending;
+    final ArrayDeque<Csd> callSingleQueue = new ArrayDeque<>();
+    private final CallFunctionInterrupt ipiHandler = new CallFunctionInterrupt();
+    private final Event ipiArrival = this::ipiArrived;
+
+    // Execution.
+    private KernelPath[] stack = new KernelPath[16];
+    private int depth;
+    private boolean queued;
+    private boolean blocked;
+    private long blockedSince;
+    private TimeCategory blockedCategory = TimeCategory.IDLE;
+
+    // Scheduling.
+    private Task current;
+    public final ArrayDeque<Task> runQueue = new ArrayDeque<>();
+    private boolean online = true;
+    private boolean extendedQs;
+
+    // Host: a vCPU only executes while the host runs it on some pCPU.
+    private boolean vcpuRunning = true;
+    private boolean parked;
+    private long parkedSince;
+
+    public Cpu(Guest guest, int id, int socket, int core, int thread, Tlb tlb, PagingStructureCache psc) {
+        this.guest = guest;
+        this.id = id;
+        this.socket = socket;
+        this.core = core;
+        this.thread = thread;
+        this.tlb = tlb;
+        this.psc = psc;
+        this.walker = new HardwareWalker(guest.mem(), guest.allocator().frames(), psc, id);
+    }
+
+    public Guest guest() {
+        return guest;
+    }
+
+    public Tlb tlb() {
+        return tlb;
+    }
+
+    public PagingStructureCache psc() {
+        return psc;
+    }
+
+    public HardwareWalker walker() {
+        return walker;
+    }
+
+    /** Makes this CPU share {@code sharers}' TLB; its PCIDs are offset so tags never collide. */
+    public void shareTlb(Tlb shared, Cpu[] sharers, int pcidBase) {
+        this.tlb = shared;
+        this.tlbSharers = sharers;
+        this.pcidBase = pcidBase;
+    }
+
+    public Cpu[] tlbSharers() {
+        return tlbSharers;
+    }
+
+    /** kern_pcid(asid): the hardware PCID of a dynamic ASID slot (asid + 1; 0 is left unused). */
+    public int pcid(int asid) {
+        return pcidBase + asid + 1;
+    }
+
+    /** PCID of the currently loaded address space. */
+    public int currentPcid() {
+        return pcid(tlbState.loadedMmAsid);
+    }
+
+    public Mm loadedMm() {
+        return tlbState.loadedMm;
+    }
+
+    // ---------------------------------------------------------------- TLB maintenance instructions
+
+    /** flush_tlb_one_user(va): INVLPG in the current PCID. */
+    public void invlpg(long va) {
+        long vpn = va >>> 12;
+        int pcid = currentPcid();
+        tlb.invalidate(pcid, vpn);
+        psc.flushPcid(pcid);
+        for (Cpu s : tlbSharers) {
+            int slot = s.asidSlotOf(tlbState.loadedMm);
+            if (slot >= 0) {
+                tlb.invalidate(s.pcid(slot), vpn);
+                s.psc.flushPcid(s.pcid(slot));
+            }
+        }
+    }
+
+    /** flush_tlb_local(): drop every non-global translation of the current PCID. */
+    public void flushTlbLocal() {
+        flushAsid(tlbState.loadedMmAsid, tlbState.loadedMm);
+    }
+
+    /** Drops the translations cached under a dynamic ASID slot (a CR3 write without NOFLUSH). */
+    public void flushAsid(int asid, Mm mm) {
+        int pcid = pcid(asid);
+        tlb.flushPcid(pcid);
+        psc.flushPcid(pcid);
+        for (Cpu s : tlbSharers) {
+            int slot = s.asidSlotOf(mm);
+            if (slot >= 0) {
+                tlb.flushPcid(s.pcid(slot));
+                s.psc.flushPcid(s.pcid(slot));
+            }
+        }
+    }
+
+    /** The ASID slot caching {@code mm}'s context on this CPU, or -1. */
+    public int asidSlotOf(Mm mm) {
+        if (mm == null) {
+            return -1;
+        }
+        for (int i = 0; i < TlbState.NR_DYN_ASIDS; i++) {
+            if (tlbState.ctxId[i] == mm.ctxId()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A walk the CPU may do at any moment on its loaded CR3, even while lazy or idle
+     * (speculation, prefetch): fills the TLB and the paging-structure caches. Returns the
+     * leaf found or 0.
+     */
+    public long speculativeWalk(long va) {
+        Mm mm = tlbState.loadedMm;
+        int pcid = currentPcid();
+        long pte = walker.walk(mm.pgd(), pcid, va, false, Walker.SPECULATIVE);
+        if (pte != 0) {
+            tlb.fill(pcid, va >>> 12, pte, guest.engine().now());
+        }
+        return pte;
+    }
+
+    /**
+     * One user-mode load or store through the TLB, as the hardware does it: a hit costs a
+     * cached access; a miss (or a store through a clean entry, which must set the dirty bit)
+     * walks the page tables and fills the TLB. Returns the cost in picoseconds, or -1 when the
+     * access faults (the faulting entry is dropped, as x86 does on a page fault).
+     */
+    public long userAccess(long va, boolean write) {
+        int pcid = currentPcid();
+        long vpn = va >>> 12;
+        Costs c = guest.costs();
+        int i = tlb.lookup(pcid, vpn);
+        if (i >= 0) {
+            long pte = tlb.pte(i);
+            if (!write || (pte & (Pte.RW | Pte.DIRTY)) == (Pte.RW | Pte.DIRTY)) {
+                return c.accessPs;
+            }
+            if (!Pte.writable(pte)) {
+                tlb.invalidate(pcid, vpn);
+                return -1;
+            }
+        } else {
+            guest.vmstat().inc(Counter.TLB_MISSES);
+        }
+        long pte = walker.walk(tlbState.loadedMm.pgd(), pcid, va, write, Walker.HARDWARE);
+        if (pte == 0) {
+            return -1;
+        }
+        tlb.fill(pcid, vpn, pte, guest.engine().now());
+        return c.accessPs + c.walkLevelPs * walker.levelsRead();
+    }
+
+    // ---------------------------------------------------------------- interrupts
+
+    public boolean irqsDisabled() {
+        return irqOff > 0;
+    }
+
+    /** local_irq_disable() (nesting, like local_irq_save). */
+    public void irqDisable() {
+        irqOff++;
+    }
+
+    /** local_irq_enable(): a pending interrupt is taken before the next step. */
+    public void irqEnable() {
+        if (irqOff == 0) {
+            throw new IllegalStateException("cpu" + id + ": IRQs enabled twice");
+        }
+        irqOff--;
+    }
+
+    /** Queues a csd on this CPU; true when the queue was empty, i.e. the sender must IPI. */
+    boolean queueCsd(Csd csd) {
+        boolean wasEmpty = callSingleQueue.isEmpty();
+        callSingleQueue.add(csd);
+        return wasEmpty;
+    }
+
+    /** Schedules the call-function IPI's arrival at {@code time}. */
+    public void scheduleIpiArrival(long time) {
+        guest.engine().at(time, ipiArrival);
+    }
+
+    private void ipiArrived(Engine e) {
+        guest.vmstat().inc(Counter.IPIS_RECEIVED);
+        callFunctionPending = true;
+        if (blocked && irqOff == 0) {
+            wake();
+        }
+    }
+
+    public boolean callFunctionPending() {
+        return callFunctionPending;
+    }
+
+    // ---------------------------------------------------------------- execution
+
+    /** Starts {@code path} on this CPU: it runs next, then returns to the caller. */
+    public void call(KernelPath path) {
+        if (depth == stack.length) {
+            stack = java.util.Arrays.copyOf(stack, depth * 2);
+        }
+        path.pc = 0;
+        stack[depth++] = path;
+    }
+
+    /** Ends the path on top of the stack. */
+    public void ret() {
+        stack[--depth] = null;
+    }
+
+    public int depth() {
+        return depth;
+    }
+
+    public KernelPath top() {
+        return depth == 0 ? null : stack[depth - 1];
+    }
+
+    /** Names of the paths on the stack, bottom first, for traces and tests. */
+    public String stackNames() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < depth; i++) {
+            if (i > 0) b.append(" > ");
+            b.append(stack[i].name());
+        }
+        return b.toString();
+    }
+
+    public boolean isBlocked() {
+        return blocked;
+    }
+
+    /** Makes a blocked CPU run again now (the waited-for condition may hold). */
+    public void wake() {
+        if (!blocked) {
+            return;
+        }
+        long now = guest.engine().now();
+        blocked = false;
+        guest.cpuTime().add(id, blockedCategory, now - blockedSince);
+        enqueue(now);
+    }
+
+    /** Puts this CPU in the engine's queue at {@code time} unless it is there already. */
+    public void enqueue(long time) {
+        if (!queued && !blocked) {
+            queued = true;
+            guest.engine().at(time, this);
+        }
+    }
+
+    @Override
+    public void fire(Engine e) {
+        queued = false;
+        long now = e.now();
+        if (!vcpuRunning) {
+            parked = true;
+            parkedSince = now;
+            return;
+        }
+        if (callFunctionPending && irqOff == 0) {
+            callFunctionPending = false;
+            call(ipiHandler);
+        }
+        if (depth == 0) {
+            blocked = true;
+            blockedSince = now;
+            blockedCategory = TimeCategory.IDLE;
+            return;
+        }
+        KernelPath p = stack[depth - 1];
+        long cost = p.step(this);
+        if (cost == KernelPath.BLOCK) {
+            if (callFunctionPending && irqOff == 0) {
+                // An interrupt is pending: take it instead of sleeping.
+                queued = true;
+                e.at(now, this);
+                return;
+            }
+            blocked = true;
+            blockedSince = now;
+            blockedCategory = p.category();
+            return;
+        }
+        guest.cpuTime().add(id, p.category(), cost);
+        queued = true;
+        e.at(now + cost, this);
+    }
+
+    // ---------------------------------------------------------------- host hooks
+
+    /** The host deschedules this vCPU: it runs no step until {@link #vcpuResume}. */
+    public void vcpuPreempt() {
+        vcpuRunning = false;
+    }
+
+    /** The host runs this vCPU again; time spent parked counts as stolen. */
+    public void vcpuResume() {
+        vcpuRunning = true;
+        if (parked) {
+            parked = false;
+            long now = guest.engine().now();
+            guest.cpuTime().add(id, TimeCategory.STOLEN, now - parkedSince);
+            queued = true;
+            guest.engine().at(now, this);
+        }
+    }
+
+    public boolean vcpuRunning() {
+        return vcpuRunning;
+    }
+
+    // ---------------------------------------------------------------- scheduling state
+
+    public Task current() {
+        return current;
+    }
+
+    public void current(Task t) {
+        this.current = t;
+    }
+
+    public boolean online() {
+        return online;
+    }
+
+    /** In an RCU extended quiescent state (idle in HLT). */
+    public boolean inExtendedQs() {
+        return extendedQs;
+    }
+
+    public void extendedQs(boolean on) {
+        this.extendedQs = on;
+    }
+
+    /** Resets all per-CPU state for a new run on the same guest. */
+    public void reset(Mm initMm) {
+        tlbState.reset(initMm);
+        tlb.flushAll();
+        psc.flushAll();
+        irqOff = 0;
+        callFunctionPending = false;
+        callSingleQueue.clear();
+        java.util.Arrays.fill(stack, null);
+        depth = 0;
+        queued = false;
+        blocked = false;
+        current = null;
+        runQueue.clear();
+        extendedQs = false;
+        vcpuRunning = true;
+        parked = false;
+    }
+
+    @Override
+    public String toString() {
+        return "cpu" + id;
+    }
+}

@@ -1,0 +1,28 @@
+package dev.pvtlb.smp;
+
+import dev.pvtlb.stats.TimeCategory;
+
+/**
+ * A kernel code path run by one CPU as a sequence of atomic steps (DESIGN.md rule 2). Each
+ * {@link #step} does the next piece of work at the CPU's current virtual time and returns its
+ * cost; between steps other CPUs may act and interrupts may be taken. A path calls another by
+ * {@link Cpu#call} (the callee runs next) and ends with {@link Cpu#ret}. It may return
+ * {@link #BLOCK} to wait (a spin on a csd lock, HLT) until {@link Cpu#wake} is called; the
+ * step is then run again, so a blocking step re-checks its condition.
+ */
+public abstract class KernelPath {
+    public static final long BLOCK = -1;
+
+    /** Where the path is: each subclass numbers its own steps. */
+    protected int pc;
+
+    public abstract long step(Cpu cpu);
+
+    /** What the time spent in this path counts as. */
+    public TimeCategory category() {
+        return TimeCategory.KERNEL;
+    }
+
+    /** The kernel function this path models, for traces. */
+    public abstract String name();
+}

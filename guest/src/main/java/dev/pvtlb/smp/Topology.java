@@ -1,0 +1,64 @@
+package dev.pvtlb.smp;
+
+import dev.pvtlb.ModelException;
+
+/**
+ * Sockets x cores x SMT threads, numbered as Linux enumerates Intel machines: thread 0 of every
+ * core first, then thread 1 (so on 4 cores x 2 threads, CPU 0 and CPU 4 are siblings).
+ */
+public record Topology(int sockets, int coresPerSocket, int threadsPerCore) {
+    /** A bound on guest size so a typo cannot ask for more than the host can model. */
+    public static final int MAX_CPUS = 4096;
+
+    public Topology {
+        if (sockets < 1 || coresPerSocket < 1 || threadsPerCore < 1 || threadsPerCore > 8) {
+            throw new ModelException("topology needs sockets >= 1, cores >= 1 and 1..8 threads per core, got "
+                    + sockets + "x" + coresPerSocket + "x" + threadsPerCore);
+        }
+        long n = (long) sockets * coresPerSocket * threadsPerCore;
+        if (n > MAX_CPUS) {
+            throw new ModelException("topology of " + n + " CPUs exceeds the limit of " + MAX_CPUS);
+        }
+    }
+
+    /** A single socket of {@code cpus} cores without SMT. */
+    public static Topology flat(int cpus) {
+        return new Topology(1, cpus, 1);
+    }
+
+    public int cpus() {
+        return sockets * coresPerSocket * threadsPerCore;
+    }
+
+    private int coresTotal() {
+        return sockets * coresPerSocket;
+    }
+
+    public int threadOf(int cpu) {
+        return cpu / coresTotal();
+    }
+
+    /** Core number across sockets (0 .. sockets*cores-1). */
+    public int coreOf(int cpu) {
+        return cpu % coresTotal();
+    }
+
+    public int socketOf(int cpu) {
+        return coreOf(cpu) / coresPerSocket;
+    }
+
+    /** topology_sibling_cpumask(cpu): all threads of cpu's core, cpu included, ascending. */
+    public int[] siblingsOf(int cpu) {
+        int core = coreOf(cpu);
+        int[] s = new int[threadsPerCore];
+        for (int t = 0; t < threadsPerCore; t++) {
+            s[t] = t * coresTotal() + core;
+        }
+        return s;
+    }
+
+    @Override
+    public String toString() {
+        return sockets + "x" + coresPerSocket + "x" + threadsPerCore;
+    }
+}

@@ -1,0 +1,2 @@
+/** Placeholder: this module is filled by a later issue. */
+package dev.pvtlb.hypervisors;
