@@ -1,0 +1,86 @@
+package dev.pvtlb.scenario;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.GuestConfig;
+import dev.pvtlb.mem.PhysMem;
+import dev.pvtlb.mm.Mm;
+import dev.pvtlb.mm.ZapRange;
+import dev.pvtlb.mm.Mprotect;
+import dev.pvtlb.sched.Op;
+import dev.pvtlb.stats.Counter;
+import dev.pvtlb.stats.TlbFlushReason;
+import dev.pvtlb.stats.TraceEvent;
+import dev.pvtlb.workload.Sleep;
+import dev.pvtlb.workload.Syscall;
+import dev.pvtlb.workload.Touch;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Helpers for scripted scenarios: one process whose VMAs sit 4 MiB apart (so each has its own
+ * page-table page), tasks pinned to CPUs, and the trace kept for assertions.
+ */
+final class Scripted {
+    static final long PAGE = PhysMem.PAGE_SIZE;
+    /** Start of region i: 4 MiB apart, 2 MiB aligned. */
+    static long region(int i) {
+        return Mm.MMAP_BASE + (long) i * (4L << 20);
+    }
+
+    final Guest guest;
+    final Mm mm;
+    final List<TraceEvent> trace = new ArrayList<>();
+
+    Scripted(GuestConfig cfg) {
+        guest = Guest.boot(cfg);
+        mm = guest.newMm();
+        guest.trace().subscribe(trace::add);
+    }
+
+    /** Maps region i with {@code pages} pages. */
+    long map(int i, int pages) {
+        mm.insertVma(region(i), region(i) + pages * PAGE, true, false);
+        return region(i);
+    }
+
+    static Op touch(long base, int pages, long accesses) {
+        return new Touch(base, pages, accesses, 0.0, false, null);
+    }
+
+    /** Touches every page once, writing: faults all pages in. */
+    static Op populate(long base, int pages) {
+        return new Touch(base, pages, pages, 1.0, true, null);
+    }
+
+    Op munmap(long start, int pages) {
+        return new Syscall(t -> new ZapRange(mm, start, start + pages * PAGE, ZapRange.Kind.MUNMAP), null);
+    }
+
+    Op mprotectRo(long start, int pages) {
+        return new Syscall(t -> new Mprotect(mm, start, start + pages * PAGE, false), null);
+    }
+
+    static Op sleep(long ns) {
+        return new Sleep(ns);
+    }
+
+    void spawn(int cpu, Op... ops) {
+        guest.spawn("t" + cpu, mm, cpu, new Script(ops));
+    }
+
+    void run() {
+        guest.run(Long.MAX_VALUE);
+    }
+
+    long count(Counter c) {
+        return guest.vmstat().get(c);
+    }
+
+    List<TraceEvent> flushes(int cpu, TlbFlushReason reason) {
+        return trace.stream().filter(e -> e.cpu() == cpu && e.reason() == reason).toList();
+    }
+
+    long remoteShootdownsOn(int cpu) {
+        return flushes(cpu, TlbFlushReason.TLB_REMOTE_SHOOTDOWN).size();
+    }
+}
