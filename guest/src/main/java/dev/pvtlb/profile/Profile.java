@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -19,13 +20,13 @@ import java.util.Set;
  */
 public final class Profile {
     /** Every key a profile must define, so a typo is an error rather than a silent default. */
-    public static final Set<String> KEYS = Set.of(
+    public static final Set<String> KEYS = Collections.unmodifiableSet(new java.util.TreeSet<>(List.of(
             "tlb.entries", "tlb.ways", "psc.pml4e", "psc.pdpte", "psc.pde",
             "access.ns", "walk.level.ns", "invlpg.ns", "flush.ceiling.pages", "flush.full.ns", "cr3.write.ns",
             "ipi.send.ns", "ipi.latency.min.ns", "ipi.latency.max.ns", "ipi.latency.points",
             "irq.entry_exit.ns", "csd.run.ns", "line.local.ns", "line.same_socket.ns", "line.cross_socket.ns",
             "syscall.ns", "fault.ns", "pte.op.ns", "vma.op.ns", "context_switch.ns", "idle.enter.ns",
-            "vmexit.ns", "hypercall.ns");
+            "vmexit.ns", "hypercall.ns")));
     public static final String DEFAULT = "x86-skylake";
 
     private final String name;

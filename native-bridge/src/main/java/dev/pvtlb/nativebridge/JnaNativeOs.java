@@ -6,6 +6,8 @@ import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
 import dev.pvtlb.nativebridge.jna.CLibrary;
 
+import java.util.Objects;
+
 /** The JNA backend, over {@link CLibrary}; uses no FFM restricted method. */
 public final class JnaNativeOs extends CheckedNativeOs {
 
@@ -19,7 +21,7 @@ public final class JnaNativeOs extends CheckedNativeOs {
 
     public JnaNativeOs() {
         // Bind now, so a missing or refused libjnidispatch surfaces when the backend is chosen.
-        Libc.C.getClass();
+        Objects.requireNonNull(Libc.C);
     }
 
     @Override

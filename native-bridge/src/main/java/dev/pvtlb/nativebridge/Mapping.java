@@ -1,5 +1,6 @@
 package dev.pvtlb.nativebridge;
 
+import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -29,7 +30,7 @@ public final class Mapping implements AutoCloseable {
         this.pageSize = pageSize;
         this.memory = memory;
         this.protections = new Protection[Math.toIntExact(byteSize / pageSize)];
-        java.util.Arrays.fill(protections, protection);
+        Arrays.fill(protections, protection);
     }
 
     public long address() {
@@ -195,10 +196,6 @@ public final class Mapping implements AutoCloseable {
         } finally {
             lock.writeLock().unlock();
         }
-    }
-
-    CheckedNativeOs owner() {
-        return owner;
     }
 
     private static Protection weaker(Protection a, Protection b) {

@@ -59,7 +59,9 @@ public interface NativeOs {
      * Chooses a backend: "ffm", "jna", or "auto". Auto is FFM when this module may call
      * restricted methods ({@code --enable-native-access}), JNA otherwise: without that
      * flag every FFM downcall link prints a warning, or fails under
-     * {@code --illegal-native-access=deny}.
+     * {@code --illegal-native-access=deny}. (In the default warn mode the JDK enables
+     * native access for a module after the first restricted call it warned about, so an
+     * "auto" after that, JNA's own library load included, picks FFM.)
      *
      * @throws IllegalArgumentException for any other preference
      */

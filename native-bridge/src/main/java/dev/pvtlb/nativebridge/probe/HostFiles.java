@@ -1,10 +1,8 @@
 package dev.pvtlb.nativebridge.probe;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -33,14 +31,9 @@ final class HostFiles {
         Path file = root.resolve(relative);
         try {
             return Optional.of(Files.readAllLines(file, StandardCharsets.UTF_8));
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
         } catch (IOException e) {
-            // EACCES (a restricted proc file) or EIO reads as absent; anything else is a bug.
-            if (Files.exists(file)) {
-                return Optional.empty();
-            }
-            throw new UncheckedIOException(e);
+            // Missing, EACCES (a restricted proc file) or EIO: the probe reports it absent.
+            return Optional.empty();
         }
     }
 

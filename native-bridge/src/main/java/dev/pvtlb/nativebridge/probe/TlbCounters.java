@@ -1,6 +1,7 @@
 package dev.pvtlb.nativebridge.probe;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ public record TlbCounters(List<Long> shootdownsPerCpu, Map<String, Long> vmstat)
 
     public TlbCounters {
         shootdownsPerCpu = List.copyOf(shootdownsPerCpu);
-        vmstat = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(vmstat));
+        vmstat = Collections.unmodifiableMap(new LinkedHashMap<>(vmstat));
     }
 
     static TlbCounters read(HostFiles files) {

@@ -1,0 +1,78 @@
+package dev.pvtlb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class MainTest {
+    record Result(int code, String out, String err) { }
+
+    static Result pvtlb(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void runPrintsCountersAndWritesJson(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("r.json");
+        Result r = pvtlb("run", "munmap-storm", "--seed", "7", "--set", "ops=3", "--set", "threads=8", "--json", json.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("nr_tlb_remote_flush"), r.out());
+        String j = Files.readString(json);
+        assertTrue(j.contains("\"counters\""));
+        assertTrue(j.contains("\"host_timing\""));
+        assertTrue(j.contains("\"nr_tlb_remote_flush_received\": "));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "run no-such-scenario",
+        "run munmap-storm --set vcpus=-4",
+        "run munmap-storm --set vcpus=100000000",
+        "run munmap-storm --set native.concurrentFlush=maybe",
+        "run munmap-storm --set nosuchknob=1",
+        "run munmap-storm --set threads",
+        "run munmap-storm --set memory=1 --set ops=100000",
+        "run munmap-storm --seed notanumber",
+        "run munmap-storm --backend xen-pvv",
+        "run munmap-storm --set profile=/nonexistent/profile.yaml",
+        "run munmap-storm --reps 0",
+        "run",
+        "frobnicate"
+    })
+    void badInputGetsExitTwoAndOneLineWithoutAStackTrace(String line) {
+        Result r = pvtlb(line.split(" "));
+        assertEquals(2, r.code(), line + " -> " + r.err());
+        String err = r.err().strip();
+        assertFalse(err.isEmpty());
+        assertTrue(err.startsWith("pvtlb: ") || err.contains("Usage"), err);
+        assertFalse(err.contains("Exception"), err);
+        assertFalse(err.contains("\tat "), err);
+    }
+
+    @Test
+    void outOfGuestMemoryNamesTheSegment() {
+        Result r = pvtlb("run", "munmap-storm", "--set", "memory=1", "--set", "threads=2");
+        assertEquals(2, r.code());
+        assertEquals("pvtlb: guest out of memory: all 255 frames of the 1 MiB segment are in use (raise memory in the scenario)",
+                r.err().strip());
+    }
+
+    @Test
+    void scenariosListsTheBuiltIns() {
+        Result r = pvtlb("scenarios");
+        assertEquals(0, r.code());
+        assertTrue(r.out().startsWith("munmap-storm"), r.out());
+    }
+}

@@ -1,0 +1,27 @@
+package dev.pvtlb.knob;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.pvtlb.GuestKnobs;
+import dev.pvtlb.ModelException;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class KnobsTest {
+    @Test
+    void defaultsAreCurrentLinux() {
+        Knobs k = Knobs.defaults(GuestKnobs.SPECS);
+        assertEquals(Map.of("lazy", "skip", "native.concurrentFlush", "true", "native.smtSiblingDedup", "false",
+                "tableFree", "rcu"), k.values());
+    }
+
+    @Test
+    void unknownKnobsAndValuesAreRefusedWithTheAlternatives() {
+        ModelException a = assertThrows(ModelException.class, () -> Knobs.of(GuestKnobs.SPECS, Map.of("lazzy", "off")));
+        assertEquals("unknown knob 'lazzy' (known: lazy, native.concurrentFlush, native.smtSiblingDedup, tableFree)", a.getMessage());
+        ModelException b = assertThrows(ModelException.class,
+                () -> Knobs.of(GuestKnobs.SPECS, Map.of("native.concurrentFlush", "maybe")));
+        assertEquals("knob native.concurrentFlush cannot be 'maybe' (allowed: true|false)", b.getMessage());
+    }
+}

@@ -1,0 +1,44 @@
+package dev.pvtlb.nativebridge.probe;
+
+import dev.pvtlb.nativebridge.NativeOs;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The probe on the live machine, "/". */
+class HostProbeLiveTest {
+
+    @Test
+    void liveProbe() throws Exception {
+        HostReport live = new HostProbe().probe();
+
+        // True on any Linux host.
+        assertEquals(NativeOs.select("auto").onlineCpus(), live.logicalCpus());
+        assertEquals(live.logicalCpus(), live.topology().cpus().size());
+        assertTrue(live.render().startsWith("cpu_model:"));
+
+        // The pvtlb build machine, where the this-machine fixture was captured: a PVM guest
+        // with 2 vCPUs (dmesg: "Hypervisor detected: PVM", "pvm-pv: remote TLB flushes via
+        // PVM_HC_FLUSH_TLB_MULTI"), no /sys/hypervisor, and no CONFIG_DEBUG_TLBFLUSH.
+        String release = Files.readString(Path.of("/proc/sys/kernel/osrelease")).trim();
+        assumeTrue(release.equals("6.18.44-fc-v782"), "not the machine this-machine was captured from: " + release);
+        assertEquals("AMD EPYC", live.cpuModel());
+        assertEquals(2, live.logicalCpus());
+        assertEquals(List.of("0", "1"), live.topology().smtSiblingLists());
+        assertEquals("PVM", live.hypervisor().name());
+        assertEquals("dmesg", live.kernelLogSource());
+        assertEquals("hypercall (PVM_HC_FLUSH_TLB_MULTI)", live.remoteFlush().method());
+        assertEquals(2, live.tlbCounters().shootdownsPerCpu().size());
+        assertEquals(TlbCounters.VMSTAT_NAMES, live.tlbCounters().absentVmstat());
+        HostReport captured = Fixtures.probe("this-machine");
+        assertEquals(captured.topology(), live.topology());
+        assertEquals(captured.hypervisor(), live.hypervisor());
+        assertEquals(captured.remoteFlush(), live.remoteFlush());
+    }
+}
