@@ -48,6 +48,8 @@ class MainTest {
         "run munmap-storm --backend xen-pvv",
         "run munmap-storm --set profile=/nonexistent/profile.yaml",
         "run munmap-storm --reps 0",
+        "run munmap-storm --set topology=1x4",
+        "run munmap-storm --set smt.sharedTlb=yes",
         "run",
         "frobnicate"
     })

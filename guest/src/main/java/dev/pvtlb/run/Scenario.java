@@ -27,6 +27,8 @@ public final class Scenario {
     private int reps = 1;
     private String profile = Profile.DEFAULT;
     private Integer vcpus;
+    private Topology topology;
+    private Boolean sharedSmtTlb;
     private Long memoryBytes;
     private String backend = "native";
     /**
@@ -87,6 +89,13 @@ public final class Scenario {
             case "vcpus" -> vcpus = (int) parseLong(key, v, 1, Topology.MAX_CPUS);
             case "memory" -> memoryBytes = parseLong(key, v, PhysMem.MIN_BYTES >> 20, PhysMem.MAX_BYTES >> 20) << 20;
             case "profile" -> profile = v;
+            case "topology" -> topology = parseTopology(v);
+            case "smt.sharedTlb" -> {
+                if (!v.equals("true") && !v.equals("false")) {
+                    throw new ModelException("smt.sharedTlb must be true or false, got '" + v + "'");
+                }
+                sharedSmtTlb = Boolean.parseBoolean(v);
+            }
             case "quantum" -> quantumNs = parseLong(key, v, 0, 1_000_000_000L);
             case "seed" -> seed = parseLong(key, v, Long.MIN_VALUE, Long.MAX_VALUE);
             case "reps" -> reps((int) parseLong(key, v, 1, MAX_REPS));
@@ -96,13 +105,23 @@ public final class Scenario {
                 } else if (GuestKnobs.SPECS.stream().anyMatch(k -> k.name().equals(key))) {
                     knobs.put(key, v);
                 } else {
-                    throw new ModelException("unknown setting '" + key + "' (machine: vcpus, memory, profile, quantum, seed, reps; "
+                    throw new ModelException("unknown setting '" + key + "' (machine: vcpus, topology, smt.sharedTlb, memory, profile, quantum, seed, reps; "
                             + "workload: " + String.join(", ", workload.parameters().keySet()) + "; knobs: "
                             + String.join(", ", GuestKnobs.SPECS.stream().map(k -> k.name()).toList()) + ")");
                 }
             }
         }
         return this;
+    }
+
+    /** SOCKETSxCORESxTHREADS, e.g. 2x28x2. */
+    private static Topology parseTopology(String v) {
+        String[] p = v.split("x", -1);
+        if (p.length != 3) {
+            throw new ModelException("topology must be SOCKETSxCORESxTHREADS (e.g. 1x4x2), got '" + v + "'");
+        }
+        return new Topology((int) parseLong("sockets", p[0], 1, Topology.MAX_CPUS),
+                (int) parseLong("cores", p[1], 1, Topology.MAX_CPUS), (int) parseLong("threads", p[2], 1, 8));
     }
 
     private static long parseLong(String key, String v, long min, long max) {
@@ -132,6 +151,12 @@ public final class Scenario {
         workload.configure(b, params());
         if (vcpus != null) {
             b.topology(Topology.flat(vcpus));
+        }
+        if (topology != null) {
+            b.topology(topology);
+        }
+        if (sharedSmtTlb != null) {
+            b.sharedSmtTlb(sharedSmtTlb);
         }
         if (memoryBytes != null) {
             b.memoryBytes(memoryBytes);
