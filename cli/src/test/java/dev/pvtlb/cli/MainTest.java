@@ -49,6 +49,9 @@ class MainTest {
         "run munmap-storm --set profile=/nonexistent/profile.yaml",
         "run munmap-storm --reps 0",
         "run munmap-storm --set topology=1x4",
+        "host bench no-such-bench",
+        "host bench munmap-storm --cpus 99",
+        "host bench munmap-storm --threads 0",
         "run munmap-storm --set smt.sharedTlb=yes",
         "run",
         "frobnicate"
@@ -69,6 +72,13 @@ class MainTest {
         assertEquals(2, r.code());
         assertEquals("pvtlb: guest out of memory: all 255 frames of the 1 MiB segment are in use (raise memory in the scenario)",
                 r.err().strip());
+    }
+
+    @Test
+    void hostProbeReportsThisMachinesCpuCount() {
+        Result r = pvtlb("host", "probe");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("logical_cpus:                 " + Runtime.getRuntime().availableProcessors()), r.out());
     }
 
     @Test

@@ -1,0 +1,125 @@
+package dev.pvtlb.cli;
+
+import dev.pvtlb.ModelException;
+import dev.pvtlb.nativebridge.NativeOs;
+import dev.pvtlb.nativebridge.hostbench.BenchLimits;
+import dev.pvtlb.nativebridge.hostbench.HostBench;
+import dev.pvtlb.nativebridge.hostbench.HostBenchResult;
+import dev.pvtlb.nativebridge.probe.HostProbe;
+import dev.pvtlb.run.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code pvtlb host probe|bench}: the real machine pvtlb runs on, through the native bridge. */
+@Command(name = "host", description = "Probe and measure the real host.",
+        subcommands = {HostCommand.Probe.class, HostCommand.Bench.class})
+final class HostCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    @Command(name = "probe", description = "CPU, topology, hypervisor, remote-flush method and TLB counters of this host.")
+    static final class Probe implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--json", paramLabel = "FILE", description = "also write the report as JSON")
+        Path json;
+
+        @Override
+        public Integer call() throws IOException {
+            var report = new HostProbe().probe();
+            spec.commandLine().getOut().print(report.render());
+            spec.commandLine().getOut().flush();
+            if (json != null) {
+                Files.writeString(json, Json.write(report.toMap()), StandardCharsets.UTF_8);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "bench", description = "Run a real shootdown benchmark: munmap-storm, mprotect-noise or madvise-touch.")
+    static final class Bench implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "BENCH")
+        String bench;
+
+        @Option(names = "--threads", paramLabel = "N", description = "threads (default 2)")
+        int threads = 2;
+
+        @Option(names = "--cpus", paramLabel = "LIST", description = "CPUs to pin to, e.g. 0,1 (default: 0..online-1)")
+        String cpus;
+
+        @Option(names = "--bridge", paramLabel = "ffm|jna|auto", description = "native binding (default auto)")
+        String bridge = "auto";
+
+        @Option(names = "--json", paramLabel = "FILE", description = "write the result as JSON")
+        Path json;
+
+        @Override
+        public Integer call() throws IOException {
+            NativeOs os = NativeOs.select(bridge);
+            if (threads < 1 || threads > 1024) {
+                throw new ModelException("--threads must be between 1 and 1024, got " + threads);
+            }
+            int[] cpuList = parseCpus(cpus, os.onlineCpus());
+            HostBench hb = new HostBench(os, new HostProbe());
+            HostBenchResult r = switch (bench) {
+                case "munmap-storm" -> hb.munmapStorm(threads, cpuList, BenchLimits.defaults());
+                case "mprotect-noise" -> hb.mprotectNoise(threads, cpuList, BenchLimits.defaults());
+                case "madvise-touch" -> hb.madviseTouch(threads, cpuList, BenchLimits.defaults());
+                default -> throw new ModelException("unknown host benchmark '" + bench
+                        + "' (munmap-storm, mprotect-noise, madvise-touch)");
+            };
+            var out = spec.commandLine().getOut();
+            out.printf("host %s via %s: %d threads on cpus %s, %d iterations%n", r.benchmark(), r.backend(),
+                    r.threads(), r.cpus(), r.iterations());
+            r.toMap().forEach((k, v) -> {
+                if (k.equals("metrics") || k.equals("counter_deltas") || k.equals("absent_counters")) {
+                    out.printf("%-16s %s%n", k, v);
+                }
+            });
+            if (json != null) {
+                Files.writeString(json, Json.write(r.toMap()), StandardCharsets.UTF_8);
+            }
+            return 0;
+        }
+
+        private static int[] parseCpus(String list, int online) {
+            if (list == null) {
+                int[] all = new int[online];
+                for (int i = 0; i < online; i++) {
+                    all[i] = i;
+                }
+                return all;
+            }
+            String[] parts = list.split(",");
+            int[] cpus = new int[parts.length];
+            for (int i = 0; i < parts.length; i++) {
+                try {
+                    cpus[i] = Integer.parseInt(parts[i].strip());
+                } catch (NumberFormatException e) {
+                    throw new ModelException("--cpus must be a comma-separated list of CPU numbers, got '" + list + "'");
+                }
+                if (cpus[i] < 0 || cpus[i] >= online) {
+                    throw new ModelException("--cpus names cpu" + cpus[i] + " but this host has " + online + " online CPUs");
+                }
+            }
+            return cpus;
+        }
+    }
+}
