@@ -134,9 +134,7 @@ public final class Guest implements AutoCloseable {
             throw new ModelException("task " + name + " pinned to cpu" + cpu + " but the guest has " + cpus.length + " CPUs");
         }
         Task t = new Task(tasks.size(), name, mm, cpus[cpu], program, rng.forPurpose("task/" + tasks.size()));
-        if (tasks.stream().anyMatch(x -> x.mm() == mm)) {
-            mm.get();
-        }
+        mm.get();
         tasks.add(t);
         cpus[cpu].runQueue.add(t);
         cpus[cpu].wake();

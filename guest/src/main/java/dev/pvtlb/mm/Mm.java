@@ -1,7 +1,6 @@
 package dev.pvtlb.mm;
 
 import dev.pvtlb.ModelException;
-import dev.pvtlb.mem.PhysMem;
 import dev.pvtlb.mmu.PageTables;
 import dev.pvtlb.smp.CpuMask;
 import java.util.ArrayList;
@@ -26,7 +25,8 @@ public final class Mm {
     private final ContendedLine tlbGenLine = new ContendedLine();
     private final TreeMap<Long, Vma> vmas = new TreeMap<>();
     private long tlbGen;
-    private int users = 1;
+    /** mm_users: the tasks using this mm; each spawned task takes one reference. */
+    private int users;
     private final boolean isInitMm;
 
     public Mm(int id, long ctxId, int pgd, int nrCpus, boolean isInitMm) {
@@ -175,10 +175,6 @@ public final class Mm {
             n += Math.max(0, Math.min(end, v.end) - Math.max(start, v.start));
         }
         return n;
-    }
-
-    static boolean aligned(long x) {
-        return (x & (PhysMem.PAGE_SIZE - 1)) == 0;
     }
 
     @Override

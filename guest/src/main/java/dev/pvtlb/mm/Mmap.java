@@ -1,6 +1,8 @@
 package dev.pvtlb.mm;
 
 import dev.pvtlb.Guest;
+import dev.pvtlb.ModelException;
+import dev.pvtlb.mem.PhysMem;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.KernelPath;
 import java.util.function.LongConsumer;
@@ -16,8 +18,8 @@ public final class Mmap extends KernelPath {
     private final LongConsumer result;
 
     public Mmap(Mm mm, long length, boolean writable, LongConsumer result) {
-        if (length <= 0 || (length & (dev.pvtlb.mem.PhysMem.PAGE_SIZE - 1)) != 0) {
-            throw new dev.pvtlb.ModelException("mmap length must be a positive multiple of 4 KiB, got " + length);
+        if (length <= 0 || (length & (PhysMem.PAGE_SIZE - 1)) != 0) {
+            throw new ModelException("mmap length must be a positive multiple of 4 KiB, got " + length);
         }
         this.mm = mm;
         this.length = length;

@@ -29,8 +29,4 @@ public enum Level {
     }
 
     private static final Level[] BY_DEPTH = {null, PTE, PMD, PUD, PGD};
-
-    public static Level ofDepth(int depth) {
-        return BY_DEPTH[depth];
-    }
 }

@@ -25,10 +25,12 @@ public final class Runner {
         long steps = 0;
         long simNs = 0;
         Map<String, String> knobs = Map.of();
+        String profile = "";
         for (int rep = 0; rep < s.reps(); rep++) {
             GuestConfig cfg = s.guestConfig(rep);
             try (Guest g = Guest.boot(cfg)) {
                 knobs = g.knobValues().values();
+                profile = g.profile().name();
                 Supplier<Map<String, Metric>> metrics = s.workload().setUp(g, s.params());
                 g.engine().run(Long.MAX_VALUE, MAX_STEPS);
                 if (g.liveTasks() > 0) {
@@ -49,7 +51,7 @@ public final class Runner {
         values.forEach((k, xs) -> summaries.put(k, RunReport.Summary.of(xs, units.get(k))));
         double wall = (System.nanoTime() - wallStart) / 1e9;
         return new RunReport(s.workload().name(), s.backend(), knobs, s.params().values(),
-                s.guestConfig(0).profile().name(), s.seed(), s.reps(), summaries, counters, cpuTime,
+                profile, s.seed(), s.reps(), summaries, counters, cpuTime,
                 steps, simNs / 1e9, wall);
     }
 }

@@ -269,22 +269,8 @@ public final class Cpu implements Event {
         stack[--depth] = null;
     }
 
-    public int depth() {
-        return depth;
-    }
-
     public KernelPath top() {
         return depth == 0 ? null : stack[depth - 1];
-    }
-
-    /** Names of the paths on the stack, bottom first, for traces and tests. */
-    public String stackNames() {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < depth; i++) {
-            if (i > 0) b.append(" > ");
-            b.append(stack[i].name());
-        }
-        return b.toString();
     }
 
     public boolean isBlocked() {
