@@ -316,6 +316,9 @@ public final class Cpu implements Event {
             return;
         }
         KernelPath p = stack[depth - 1];
+        // The step's cost belongs to the work it is about to do; a block belongs to the state
+        // the step left (e.g. smp_call_function_many_cond: local call, then csd_lock_wait).
+        TimeCategory workCategory = p.category();
         long cost = p.step(this);
         if (cost == KernelPath.BLOCK) {
             if (callFunctionPending && irqOff == 0) {
@@ -329,7 +332,7 @@ public final class Cpu implements Event {
             blockedCategory = p.category();
             return;
         }
-        guest.cpuTime().add(id, p.category(), cost);
+        guest.cpuTime().add(id, workCategory, cost);
         queued = true;
         e.at(now + cost, this);
     }

@@ -18,7 +18,10 @@ public abstract class KernelPath {
 
     public abstract long step(Cpu cpu);
 
-    /** What the time spent in this path counts as. */
+    /**
+     * What time spent in this path counts as. Asked before each step (its cost is charged to
+     * the answer) and again after a step that blocked (the wait is charged to that answer).
+     */
     public TimeCategory category() {
         return TimeCategory.KERNEL;
     }
