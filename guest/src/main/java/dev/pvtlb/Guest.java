@@ -1,6 +1,7 @@
 package dev.pvtlb;
 
 import dev.pvtlb.flush.FlushChecker;
+import dev.pvtlb.hazard.HazardLog;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.mem.FrameAllocator;
 import dev.pvtlb.mem.PhysMem;
@@ -9,8 +10,11 @@ import dev.pvtlb.mmu.PageTables;
 import dev.pvtlb.mmu.PagingStructureCache;
 import dev.pvtlb.profile.Costs;
 import dev.pvtlb.profile.Profile;
-import dev.pvtlb.pvops.NativePvOps;
+import dev.pvtlb.knob.KnobSpec;
+import dev.pvtlb.pvops.PvBackend;
+import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.pvops.PvOps;
+import dev.pvtlb.pvops.PvOpsPatcher;
 import dev.pvtlb.sched.IdleLoop;
 import dev.pvtlb.sched.Program;
 import dev.pvtlb.sched.Rcu;
@@ -22,6 +26,7 @@ import dev.pvtlb.smp.BareMetalIpi;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.IpiDelivery;
 import dev.pvtlb.smp.Topology;
+import dev.pvtlb.smp.VcpuHost;
 import dev.pvtlb.stats.CpuTime;
 import dev.pvtlb.stats.TraceStream;
 import dev.pvtlb.stats.VmStat;
@@ -49,6 +54,7 @@ public final class Guest implements AutoCloseable {
     private final VmStat vmstat = new VmStat();
     private final CpuTime cpuTime;
     private final TraceStream trace = new TraceStream();
+    private final HazardLog hazards;
     private final Topology topology;
     private final Cpu[] cpus;
     private final Rcu rcu;
@@ -57,6 +63,8 @@ public final class Guest implements AutoCloseable {
     private final List<Task> tasks = new ArrayList<>();
     private PvOps pvOps;
     private IpiDelivery ipiDelivery = new BareMetalIpi();
+    private VcpuHost vcpuHost;
+    private boolean mmCpumaskTracked = true;
     private FlushChecker checker;
     private long nextCtxId = 1;
     private int liveTasks;
@@ -65,7 +73,7 @@ public final class Guest implements AutoCloseable {
         this.config = config;
         this.profile = config.profile();
         this.costs = new Costs(profile);
-        this.knobs = Knobs.of(GuestKnobs.SPECS, config.knobs());
+        this.knobs = knobsFor(config);
         this.guestKnobs = new GuestKnobs(knobs);
         this.rng = new Rng(config.seed());
         this.engine = new Engine(new SeededChooser(rng.forPurpose("chooser").nextLong()), config.quantumNs());
@@ -104,14 +112,36 @@ public final class Guest implements AutoCloseable {
                 }
             }
         }
+        this.hazards = new HazardLog(this);
+        for (Cpu c : cpus) {
+            c.walker().observer(hazards);
+        }
         this.rcu = new Rcu(this, n);
         this.initMm = new Mm(0, nextCtxId++, pageTables.allocPgd(), n, true);
-        this.pvOps = new NativePvOps(guestKnobs);
         for (Cpu c : cpus) {
             c.reset(initMm);
             c.call(new IdleLoop(c));
             c.enqueue(0);
         }
+        // Boot-time patching: the backend installs its host model, then pv_ops is generated.
+        PvBackend backend = config.backend();
+        this.pvOps = PvOpsPatcher.patch(backend.name(), backend.attach(this, knobs), this, config.tracePvOps());
+    }
+
+    /** The guest's knobs plus the chosen backend's; a knob of another backend is refused by name. */
+    private static Knobs knobsFor(GuestConfig config) {
+        List<KnobSpec> specs = new ArrayList<>(GuestKnobs.SPECS);
+        specs.addAll(config.backend().knobs());
+        for (String k : config.knobs().keySet()) {
+            if (specs.stream().noneMatch(s -> s.name().equals(k))) {
+                PvBackend owner = PvBackends.ownerOf(k);
+                if (owner != null) {
+                    throw new ModelException("knob " + k + " belongs to backend " + owner.name() + ", not "
+                            + config.backend().name() + " (use --backend " + owner.name() + ")");
+                }
+            }
+        }
+        return Knobs.of(specs, config.knobs());
     }
 
     /** Boots a guest: memory, CPUs, init_mm, native pv_ops; every CPU starts in its idle loop. */
@@ -213,6 +243,11 @@ public final class Guest implements AutoCloseable {
         return cpuTime;
     }
 
+    /** The hazard detectors' findings (always on). */
+    public HazardLog hazards() {
+        return hazards;
+    }
+
     public TraceStream trace() {
         return trace;
     }
@@ -249,17 +284,33 @@ public final class Guest implements AutoCloseable {
         return pvOps;
     }
 
-    /** Patches pv_ops (boot time only: before any task runs). */
-    public void pvOps(PvOps ops) {
-        this.pvOps = ops;
-    }
-
     public IpiDelivery ipiDelivery() {
         return ipiDelivery;
     }
 
     public void ipiDelivery(IpiDelivery d) {
         this.ipiDelivery = d;
+    }
+
+    /** The host model the vCPUs run on, or null on bare metal. */
+    public VcpuHost vcpuHost() {
+        return vcpuHost;
+    }
+
+    public void vcpuHost(VcpuHost h) {
+        this.vcpuHost = h;
+    }
+
+    /**
+     * Whether switch_mm maintains mm_cpumask. A backend that does not need the mask for
+     * flushing may stop maintaining it (arm64), which is only safe while nothing relies on it.
+     */
+    public boolean mmCpumaskTracked() {
+        return mmCpumaskTracked;
+    }
+
+    public void mmCpumaskTracked(boolean on) {
+        this.mmCpumaskTracked = on;
     }
 
     public FlushChecker checker() {

@@ -1,6 +1,8 @@
 package dev.pvtlb;
 
 import dev.pvtlb.profile.Profile;
+import dev.pvtlb.pvops.PvBackend;
+import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.smp.Topology;
 import java.util.Map;
 import java.util.TreeMap;
@@ -10,7 +12,8 @@ import java.util.TreeMap;
  * layer over the builder.
  */
 public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBytes, Profile profile,
-                          Map<String, String> knobs, long seed, long quantumNs, long schedSliceNs) {
+                          Map<String, String> knobs, long seed, long quantumNs, long schedSliceNs,
+                          PvBackend backend, int pcpus, int vms, boolean tracePvOps) {
     /** Default guest memory: 256 MiB. */
     public static final long DEFAULT_MEMORY = 256L << 20;
     /**
@@ -26,6 +29,14 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
         }
         if (schedSliceNs <= 0) {
             throw new ModelException("scheduler slice must be > 0 ns, got " + schedSliceNs);
+        }
+        if (pcpus < 0 || vms < 1) {
+            throw new ModelException("pcpus must be >= 0 (0: one per vCPU) and vms >= 1, got pcpus=" + pcpus + " vms=" + vms);
+        }
+        if (!backend.virtualized() && (pcpus != 0 && pcpus != topology.cpus() || vms != 1)) {
+            throw new ModelException("backend " + backend.name() + " runs on bare metal (one CPU per pCPU): pcpus and vms "
+                    + "apply to a virtualized backend (" + String.join(", ", PvBackends.all().values().stream()
+                            .filter(PvBackend::virtualized).map(PvBackend::name).toList()) + ")");
         }
     }
 
@@ -47,6 +58,10 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
         private long seed = 1;
         private long quantumNs = 0;
         private long schedSliceNs = DEFAULT_SLICE_NS;
+        private PvBackend backend;
+        private int pcpus = 0;
+        private int vms = 1;
+        private boolean tracePvOps;
 
         public Builder topology(Topology t) {
             this.topology = t;
@@ -96,9 +111,39 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
             return this;
         }
 
+        /** The pv_ops backend by registered name (default: native). */
+        public Builder backend(String name) {
+            return backend(PvBackends.byName(name));
+        }
+
+        /** A backend object directly (one not registered with ServiceLoader, e.g. in a test). */
+        public Builder backend(PvBackend b) {
+            this.backend = b;
+            return this;
+        }
+
+        /** Host pCPUs for a virtualized backend; 0 (default) gives one per vCPU. */
+        public Builder pcpus(int n) {
+            this.pcpus = n;
+            return this;
+        }
+
+        /** VMs on the host, this guest included; the others are CPU-bound vCPUs competing for pCPUs. */
+        public Builder vms(int n) {
+            this.vms = n;
+            return this;
+        }
+
+        /** Weave tracing advice into the generated pv_ops class: every op call becomes a trace event. */
+        public Builder tracePvOps(boolean on) {
+            this.tracePvOps = on;
+            return this;
+        }
+
         public GuestConfig build() {
             return new GuestConfig(topology, sharedSmtTlb, memoryBytes,
-                    profile == null ? Profile.load(Profile.DEFAULT) : profile, knobs, seed, quantumNs, schedSliceNs);
+                    profile == null ? Profile.load(Profile.DEFAULT) : profile, knobs, seed, quantumNs, schedSliceNs,
+                    backend == null ? PvBackends.byName("native") : backend, pcpus, vms, tracePvOps);
         }
     }
 }

@@ -51,6 +51,11 @@ public final class FlushTlbMmRange extends KernelPath {
             if (g.checker() != null) {
                 g.checker().flushStarted(cpu, info);
             }
+            // x86 6.15 checks a global ASID first (broadcast_tlb_flush); arm64 always broadcasts.
+            if (g.pvOps().flushTlbBroadcast(cpu, info)) {
+                pc = 1;
+                return cost;
+            }
             if (mm.cpumask().anyBut(cpu.id) >= 0) {
                 pc = 1;
                 g.pvOps().flushTlbMulti(cpu, mm.cpumask(), info);
@@ -74,6 +79,7 @@ public final class FlushTlbMmRange extends KernelPath {
 
     private void finish(Cpu cpu) {
         cpu.ret();
+        mm.flushReturned(cpu.guest().engine().now());
         if (cpu.guest().checker() != null) {
             cpu.guest().checker().flushReturned(cpu, info);
         }

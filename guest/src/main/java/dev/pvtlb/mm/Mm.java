@@ -37,6 +37,45 @@ public final class Mm {
         this.isInitMm = isInitMm;
     }
 
+    /**
+     * mm->tlb_flush_pending, by range: PTE changes made and not yet covered by a returned
+     * flush (inc_tlb_flush_pending() .. dec_tlb_flush_pending()). The stale-translation
+     * detector excuses a disagreeing TLB entry inside one of them.
+     */
+    private final java.util.ArrayList<long[]> flushPending = new java.util.ArrayList<>(4);
+    /** Virtual time the last flush of this mm returned to its initiator. */
+    private long lastFlushReturned = Long.MIN_VALUE;
+
+    /** inc_tlb_flush_pending() for the changes about to be made to [start, end). */
+    public long[] beginFlushPending(long start, long end) {
+        long[] r = {start, end};
+        flushPending.add(r);
+        return r;
+    }
+
+    /** dec_tlb_flush_pending(): the changes' flush has returned (or none was needed). */
+    public void endFlushPending(long[] range) {
+        flushPending.remove(range);
+    }
+
+    public boolean flushPendingCovers(long va) {
+        for (int i = 0; i < flushPending.size(); i++) {
+            long[] r = flushPending.get(i);
+            if (va >= r[0] && va < r[1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public long lastFlushReturned() {
+        return lastFlushReturned;
+    }
+
+    public void flushReturned(long now) {
+        lastFlushReturned = now;
+    }
+
     public int id() {
         return id;
     }

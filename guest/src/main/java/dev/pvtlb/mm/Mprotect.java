@@ -18,6 +18,7 @@ public final class Mprotect extends KernelPath {
     private final long start;
     private final long end;
     private final boolean writable;
+    private long[] pending;
 
     public Mprotect(Mm mm, long start, long end, boolean writable) {
         PageTables.checkUserRange(start, end);
@@ -30,11 +31,13 @@ public final class Mprotect extends KernelPath {
     @Override
     public long step(Cpu cpu) {
         if (pc == 1) {
+            mm.endFlushPending(pending);
             cpu.ret();
             return 0;
         }
         Guest g = cpu.guest();
         Costs c = g.costs();
+        pending = mm.beginFlushPending(start, end);
         mm.protectRange(start, end, writable);
         int changed = writable
                 ? g.pageTables().protect(mm.pgd(), start, end, 0, Pte.RW)
@@ -44,6 +47,7 @@ public final class Mprotect extends KernelPath {
             pc = 1;
             cpu.call(new FlushTlbMmRange(mm, start, end, PhysMem.PAGE_SHIFT, false));
         } else {
+            mm.endFlushPending(pending);
             cpu.ret();
         }
         return cost;

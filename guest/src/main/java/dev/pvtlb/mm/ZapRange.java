@@ -28,6 +28,7 @@ public final class ZapRange extends KernelPath {
     private final long end;
     private final Kind kind;
     private MmuGather gather;
+    private long[] pending;
 
     public ZapRange(Mm mm, long start, long end, Kind kind) {
         PageTables.checkUserRange(start, end);
@@ -45,6 +46,7 @@ public final class ZapRange extends KernelPath {
             case 0 -> {
                 long cost = c.syscallNs + c.vmaOpNs;
                 gather = new MmuGather(cpu, mm);
+                pending = mm.beginFlushPending(start, end);
                 if (kind == Kind.MUNMAP) {
                     mm.removeRange(start, end);
                 }
@@ -58,6 +60,7 @@ public final class ZapRange extends KernelPath {
             }
             case 1 -> {
                 // tlb_flush_mmu_free(): the flush has returned; free the pages now.
+                mm.endFlushPending(pending);
                 int[] pages = gather.pages();
                 for (int pfn : pages) {
                     g.allocator().free(pfn);

@@ -29,6 +29,17 @@ public final class Costs {
     public final long idleEnterNs;
     public final long vmexitNs;
     public final long hypercallNs;
+    public final long hostSliceNs;
+    public final long tlbiNs;
+    public final long tlbiSyncNs;
+    public final long tlbiBystanderNs;
+    public final int tlbiMaxOps;
+    public final long invlpgbNs;
+    public final int invlpgbCountMax;
+    public final long tlbsyncNs;
+    public final long rarSendNs;
+    public final long rarLatencyNs;
+    public final long rarTargetNs;
 
     public Costs(Profile p) {
         accessPs = p.ps("access.ns");
@@ -54,5 +65,16 @@ public final class Costs {
         idleEnterNs = p.ns("idle.enter.ns");
         vmexitNs = p.ns("vmexit.ns");
         hypercallNs = p.ns("hypercall.ns");
+        hostSliceNs = Math.max(1, p.ns("host.slice.ns"));
+        tlbiNs = p.ns("tlbi.ns");
+        tlbiSyncNs = p.ns("tlbi.sync.ns");
+        tlbiBystanderNs = p.ns("tlbi.bystander.ns");
+        tlbiMaxOps = Math.max(1, p.integer("tlbi.max_ops"));
+        invlpgbNs = p.ns("invlpgb.ns");
+        invlpgbCountMax = Math.max(1, p.integer("invlpgb.count_max"));
+        tlbsyncNs = p.ns("tlbsync.ns");
+        rarSendNs = p.ns("rar.send.ns");
+        rarLatencyNs = p.ns("rar.latency.ns");
+        rarTargetNs = p.ns("rar.target.ns");
     }
 }

@@ -7,10 +7,15 @@ import dev.pvtlb.smp.CpuMask;
 
 /**
  * The guest's {@code pv_ops.mmu} entries that decide remote TLB flushing and page-table
- * freeing. Native is the default, as in the kernel; a backend replaces them at boot.
- * Each op that takes several steps pushes its kernel paths on {@code cpu}.
+ * freeing. The guest never holds a hand-written subclass: at boot {@link PvOpsPatcher}
+ * generates one bound to the chosen backend's methods (the analogue of paravirt patching),
+ * so every call site sees a single concrete class. Each op that takes several steps pushes
+ * its kernel paths on {@code cpu}.
  */
 public abstract class PvOps {
+    private String backendName = "";
+    private PvOpsTracer tracer;
+
     /**
      * pv_ops.mmu.flush_tlb_multi(cpumask, info): flush {@code info} on every CPU of
      * {@code mask} that needs it, the initiator included (set {@code info.localFlushed} when
@@ -24,6 +29,28 @@ public abstract class PvOps {
     /** How gathered page tables are freed once the flush has returned. */
     public abstract TableFreePolicy tableFreePolicy();
 
+    /**
+     * A hardware-broadcast flush that does not look at mm_cpumask (see
+     * {@link PvOpSignature#FLUSH_TLB_BROADCAST}). False: not broadcast, use flush_tlb_multi.
+     */
+    public boolean flushTlbBroadcast(Cpu cpu, FlushTlbInfo info) {
+        return false;
+    }
+
     /** The backend's name, as reports print it. */
-    public abstract String name();
+    public final String name() {
+        return backendName;
+    }
+
+    final void bind(String name, PvOpsTracer t) {
+        this.backendName = name;
+        this.tracer = t;
+    }
+
+    /** Called by the tracing advice of a traced pv_ops class on every op entry. */
+    public final void traceCall(String method, Object[] args) {
+        if (tracer != null) {
+            tracer.call(backendName, method, args);
+        }
+    }
 }

@@ -5,6 +5,7 @@ import dev.pvtlb.GuestKnobs;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.mem.PhysMem;
 import dev.pvtlb.profile.Profile;
+import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.smp.Topology;
 import dev.pvtlb.workload.Params;
 import dev.pvtlb.workload.Workload;
@@ -31,6 +32,8 @@ public final class Scenario {
     private Boolean sharedSmtTlb;
     private Long memoryBytes;
     private String backend = "native";
+    private int pcpus = 0;
+    private int vms = 1;
     /**
      * Batches may run this far past the next event (see Engine). 1 us bounds the extra delay
      * of an IPI's handling by a busy CPU to well under one IPI latency; 0 is exact.
@@ -75,10 +78,7 @@ public final class Scenario {
     }
 
     public Scenario backend(String b) {
-        if (!b.equals("native")) {
-            throw new ModelException("unknown backend '" + b + "' (available: native)");
-        }
-        this.backend = b;
+        this.backend = PvBackends.byName(b).name();
         return this;
     }
 
@@ -96,18 +96,21 @@ public final class Scenario {
                 }
                 sharedSmtTlb = Boolean.parseBoolean(v);
             }
+            case "pcpus" -> pcpus = (int) parseLong(key, v, 0, Topology.MAX_CPUS);
+            case "vms" -> vms = (int) parseLong(key, v, 1, 64);
             case "quantum" -> quantumNs = parseLong(key, v, 0, 1_000_000_000L);
             case "seed" -> seed = parseLong(key, v, Long.MIN_VALUE, Long.MAX_VALUE);
             case "reps" -> reps((int) parseLong(key, v, 1, MAX_REPS));
             default -> {
                 if (workload.parameters().containsKey(key)) {
                     params.put(key, v);
-                } else if (GuestKnobs.SPECS.stream().anyMatch(k -> k.name().equals(key))) {
-                    knobs.put(key, v);
+                } else if (GuestKnobs.SPECS.stream().anyMatch(k -> k.name().equals(key)) || PvBackends.ownerOf(key) != null) {
+                    knobs.put(key, v); // values are checked at boot, against the chosen backend
                 } else {
-                    throw new ModelException("unknown setting '" + key + "' (machine: vcpus, topology, smt.sharedTlb, memory, profile, quantum, seed, reps; "
-                            + "workload: " + String.join(", ", workload.parameters().keySet()) + "; knobs: "
-                            + String.join(", ", GuestKnobs.SPECS.stream().map(k -> k.name()).toList()) + ")");
+                    throw new ModelException("unknown setting '" + key + "' (machine: vcpus, topology, smt.sharedTlb, memory, "
+                            + "pcpus, vms, profile, quantum, seed, reps; workload: " + String.join(", ", workload.parameters().keySet())
+                            + "; knobs: " + String.join(", ", GuestKnobs.SPECS.stream().map(k -> k.name()).toList())
+                            + " and the backends' (pvtlb backends))");
                 }
             }
         }
@@ -163,6 +166,7 @@ public final class Scenario {
         }
         b.profile(Profile.load(profile));
         knobs.forEach(b::knob);
+        b.backend(backend).pcpus(pcpus).vms(vms);
         b.seed(seed + rep);
         b.quantumNs(quantumNs);
         return b.build();

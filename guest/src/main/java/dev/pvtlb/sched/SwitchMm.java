@@ -35,7 +35,7 @@ public final class SwitchMm {
                 return 0;
             }
             // Leaving lazy mode: read tlb_gen (after smp_mb) to see whether flushes were skipped.
-            if (!next.cpumask().test(cpu.id)) {
+            if (g.mmCpumaskTracked() && !next.cpumask().test(cpu.id)) {
                 cost += next.cpumaskLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
                 next.cpumask().set(cpu.id);
             }
@@ -47,11 +47,11 @@ public final class SwitchMm {
             needFlush = true;
         } else {
             // Stop remote flushes for the previous mm; init_mm is never flushed by IPI.
-            if (!prev.isInitMm()) {
+            if (!prev.isInitMm() && g.mmCpumaskTracked()) {
                 cost += prev.cpumaskLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
                 prev.cpumask().clear(cpu.id);
             }
-            if (!next.isInitMm() && !next.cpumask().test(cpu.id)) {
+            if (!next.isInitMm() && g.mmCpumaskTracked() && !next.cpumask().test(cpu.id)) {
                 cost += next.cpumaskLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
                 next.cpumask().set(cpu.id);
             }

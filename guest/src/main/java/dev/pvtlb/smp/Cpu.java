@@ -119,17 +119,33 @@ public final class Cpu implements Event {
 
     /** flush_tlb_one_user(va): INVLPG in the current PCID. */
     public void invlpg(long va) {
+        invlpgAsid(tlbState.loadedMmAsid, tlbState.loadedMm, va);
+    }
+
+    /**
+     * Invalidates one page of {@code mm} cached under ASID slot {@code asid} (INVLPG in that
+     * PCID, or INVPCID individual-address), here and in a TLB shared with SMT siblings.
+     */
+    public void invlpgAsid(int asid, Mm mm, long va) {
         long vpn = va >>> 12;
-        int pcid = currentPcid();
+        int pcid = pcid(asid);
         tlb.invalidate(pcid, vpn);
         psc.flushPcid(pcid);
         for (Cpu s : tlbSharers) {
-            int slot = s.asidSlotOf(tlbState.loadedMm);
+            int slot = s.asidSlotOf(mm);
             if (slot >= 0) {
                 tlb.invalidate(s.pcid(slot), vpn);
                 s.psc.flushPcid(s.pcid(slot));
             }
         }
+    }
+
+    /** Drops every non-global translation of this CPU, all ASIDs (a flush done from outside the guest). */
+    public void flushAllAsids() {
+        for (int asid = 0; asid < TlbState.NR_DYN_ASIDS; asid++) {
+            tlb.flushPcid(pcid(asid));
+        }
+        psc.flushAll();
     }
 
     /** flush_tlb_local(): drop every non-global translation of the current PCID. */
@@ -191,6 +207,9 @@ public final class Cpu implements Event {
         Costs c = guest.costs();
         int i = tlb.lookup(pcid, vpn);
         if (i >= 0) {
+            if (tlb.filledAt(i) < tlbState.loadedMm.lastFlushReturned()) {
+                guest.hazards().checkTranslation(this, tlb, i, va, write);
+            }
             long pte = tlb.pte(i);
             if (!write || (pte & (Pte.RW | Pte.DIRTY)) == (Pte.RW | Pte.DIRTY)) {
                 return c.accessPs;
@@ -286,6 +305,35 @@ public final class Cpu implements Event {
         blocked = false;
         guest.cpuTime().add(id, blockedCategory, now - blockedSince);
         enqueue(now);
+        if (blockedCategory == TimeCategory.IDLE && guest.vcpuHost() != null) {
+            guest.vcpuHost().kicked(this);
+        }
+    }
+
+    /** HLT: on a host, the vCPU exits and stops being runnable. */
+    private void halted() {
+        if (guest.vcpuHost() != null) {
+            guest.vcpuHost().halted(this);
+        }
+    }
+
+    /** Whether this CPU is halted in its idle loop (blocked in HLT). */
+    public boolean isHalted() {
+        return blocked && blockedCategory == TimeCategory.IDLE;
+    }
+
+    /**
+     * Charges {@code ns} of someone else's work to this CPU at its next step boundary, whatever
+     * its IRQ state (see {@link HostWork}). A vCPU that is not running pays nothing.
+     */
+    public void injectHostWork(long ns, TimeCategory category, String name) {
+        if (!vcpuRunning || ns <= 0 || isHalted()) {
+            return;
+        }
+        call(new HostWork(ns, category, name));
+        if (blocked) {
+            wake();
+        }
     }
 
     /** Puts this CPU in the engine's queue at {@code time} unless it is there already. */
@@ -313,6 +361,7 @@ public final class Cpu implements Event {
             blocked = true;
             blockedSince = now;
             blockedCategory = TimeCategory.IDLE;
+            halted();
             return;
         }
         KernelPath p = stack[depth - 1];
@@ -330,6 +379,9 @@ public final class Cpu implements Event {
             blocked = true;
             blockedSince = now;
             blockedCategory = p.category();
+            if (blockedCategory == TimeCategory.IDLE) {
+                halted();
+            }
             return;
         }
         guest.cpuTime().add(id, workCategory, cost);

@@ -19,7 +19,19 @@ public enum Counter {
     /** switch_mm_irqs_off() loaded CR3 with a flush (TLB_FLUSH_ON_TASK_SWITCH, TLB_FLUSH_ALL). */
     SWITCH_MM_FLUSHES("switch_mm_flushes"),
     TABLES_FREED("page_tables_freed"),
-    RCU_GRACE_PERIODS("rcu_grace_periods");
+    RCU_GRACE_PERIODS("rcu_grace_periods"),
+    /** A vCPU's TLB flushed by the hypervisor (Xen PV multicall, Hyper-V flush hypercall, KVM FLUSH_TLB at entry). */
+    HYPERVISOR_FLUSHES("hypervisor_flushes"),
+    /** Flush requests left for the host to apply at a vCPU's next entry instead of an IPI or a remote flush now. */
+    DEFERRED_FLUSHES("deferred_flushes"),
+    /** Broadcast invalidations issued (arm64 TLBI ...IS, AMD INVLPGB), each reaching every CPU. */
+    BROADCAST_FLUSHES("broadcast_flushes"),
+    /** Intel RAR remote action requests sent (one per target CPU). */
+    REMOTE_ACTION_REQUESTS("remote_action_requests"),
+    /** A paravirt flush that fell back to native_flush_tlb_multi() (e.g. Hyper-V without the _Ex hypercalls beyond VP 63). */
+    NATIVE_FALLBACKS("native_fallbacks"),
+    /** The host descheduled a runnable vCPU (its time slice ended while another vCPU waited). */
+    VCPU_PREEMPTIONS("vcpu_preemptions");
 
     public final String key;
 

@@ -78,6 +78,14 @@ public final class Tlb {
         return filledAt[index];
     }
 
+    /**
+     * Records that a checker found entry {@code index} agreeing with the page tables at
+     * {@code now}: from then on it counts as filled at {@code now}.
+     */
+    public void verified(int index, long now) {
+        filledAt[index] = now;
+    }
+
     /** Updates the cached PTE of a hit entry (the hardware setting the dirty bit). */
     public void updatePte(int index, long pte) {
         ptes[index] = pte;

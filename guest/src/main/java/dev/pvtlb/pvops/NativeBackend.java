@@ -1,8 +1,11 @@
 package dev.pvtlb.pvops;
 
+import dev.pvtlb.Guest;
 import dev.pvtlb.GuestKnobs;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.flush.TlbFlush;
+import dev.pvtlb.knob.KnobSpec;
+import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.mm.MmuGather;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuCondition;
@@ -10,18 +13,32 @@ import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.smp.SmpCallFunctionMany;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TlbFlushReason;
+import java.util.List;
 
-/** native_flush_tlb_multi() and the native table-free path (arch/x86/mm/tlb.c, mm/mmu_gather.c). */
-public class NativePvOps extends PvOps {
+/**
+ * The kernel's native pv_ops on bare metal: native_flush_tlb_multi() and the native
+ * table-free path (arch/x86/mm/tlb.c, mm/mmu_gather.c). Its knobs are the guest's own.
+ */
+public final class NativeBackend {
     private final GuestKnobs knobs;
 
-    public NativePvOps(GuestKnobs knobs) {
+    public NativeBackend(GuestKnobs knobs) {
         this.knobs = knobs;
     }
 
-    @Override
+    @PvOp("flush_tlb_multi")
     public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
         nativeFlushTlbMulti(cpu, mask, info, knobs);
+    }
+
+    @PvOp("tlb_remove_table")
+    public void tlbRemoveTable(Cpu cpu, MmuGather tlb, int table) {
+        tlb.addTable(table);
+    }
+
+    @PvOp("table_free_policy")
+    public TableFreePolicy tableFreePolicy() {
+        return knobs.tableFree;
     }
 
     /**
@@ -36,17 +53,22 @@ public class NativePvOps extends PvOps {
         if (knobs.smtSiblingDedup) {
             targets = dedupSmtSiblings(cpu, mask);
         }
-        CpuCondition cond = switch (knobs.lazy) {
-            case OFF, IPI -> null;
-            case SKIP -> info.freedTables ? null : t -> TlbFlush.shouldFlushTlb(t, info);
-            case SKIP_NOFREE -> t -> TlbFlush.shouldFlushTlb(t, info);
-        };
+        CpuCondition cond = lazyFilter(knobs, info);
         boolean runLocal = knobs.concurrentFlush;
         if (runLocal && targets.test(cpu.id) && cpu.loadedMm() == info.mm) {
             info.localFlushed = true;
         }
         cpu.call(new SmpCallFunctionMany("native_flush_tlb_multi", targets,
                 t -> TlbFlush.flushTlbFunc(t, info, t.id == info.initiatingCpu), cond, runLocal));
+    }
+
+    /** Which targets native_flush_tlb_multi() skips, per the {@code lazy} knob (null: none). */
+    public static CpuCondition lazyFilter(GuestKnobs knobs, FlushTlbInfo info) {
+        return switch (knobs.lazy) {
+            case OFF, IPI -> null;
+            case SKIP -> info.freedTables ? null : t -> TlbFlush.shouldFlushTlb(t, info);
+            case SKIP_NOFREE -> t -> TlbFlush.shouldFlushTlb(t, info);
+        };
     }
 
     /**
@@ -76,18 +98,26 @@ public class NativePvOps extends PvOps {
         return out;
     }
 
-    @Override
-    public void tlbRemoveTable(Cpu cpu, MmuGather tlb, int table) {
-        tlb.addTable(table);
-    }
+    /** The SPI entry for {@code --backend native}. */
+    public static final class Provider implements PvBackend {
+        @Override
+        public String name() {
+            return "native";
+        }
 
-    @Override
-    public TableFreePolicy tableFreePolicy() {
-        return knobs.tableFree;
-    }
+        @Override
+        public String description() {
+            return "bare metal: flush IPIs through the local APIC (native_flush_tlb_multi)";
+        }
 
-    @Override
-    public String name() {
-        return "native";
+        @Override
+        public List<KnobSpec> knobs() {
+            return List.of(); // native's knobs are the guest's own (native.*, lazy, tableFree)
+        }
+
+        @Override
+        public Object attach(Guest guest, Knobs knobs) {
+            return new NativeBackend(guest.knobs());
+        }
     }
 }

@@ -1,0 +1,102 @@
+package dev.pvtlb.hazard;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.mem.FrameState;
+import dev.pvtlb.mm.Mm;
+import dev.pvtlb.mmu.Level;
+import dev.pvtlb.mmu.Pte;
+import dev.pvtlb.mmu.WalkObserver;
+import dev.pvtlb.mmu.Walker;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.tlb.Tlb;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The always-on hazard detectors of a guest and what they found.
+ * <ul>
+ * <li>WALK_AFTER_FREE comes from the walkers ({@link WalkObserver}).
+ * <li>STALE_TRANSLATION is checked on a TLB hit whose entry is older than the last returned
+ * flush of the mm: the entry is compared with the page tables; if they disagree and the
+ * address is not inside a change whose flush is still pending (mm->tlb_flush_pending, by
+ * range), the use is stale. An entry found to agree is marked verified, so each entry is
+ * compared at most once per returned flush and the fast path stays cheap.
+ * </ul>
+ * Only the first {@link #LIMIT} hazards are kept; the count goes on.
+ */
+public final class HazardLog implements WalkObserver {
+    public static final int LIMIT = 64;
+
+    private final Guest guest;
+    private final List<Hazard> hazards = new ArrayList<>();
+    private long count;
+    private Consumer<Hazard> listener;
+
+    public HazardLog(Guest guest) {
+        this.guest = guest;
+    }
+
+    /** Called with each hazard as it is found (the explorer stops the run on the first). */
+    public void listener(Consumer<Hazard> l) {
+        this.listener = l;
+    }
+
+    public List<Hazard> hazards() {
+        return Collections.unmodifiableList(hazards);
+    }
+
+    public long count() {
+        return count;
+    }
+
+    public void clear() {
+        hazards.clear();
+        count = 0;
+    }
+
+    private void report(HazardKind kind, int cpu, String detail) {
+        Hazard h = new Hazard(kind, guest.engine().now(), cpu, detail);
+        count++;
+        if (hazards.size() < LIMIT) {
+            hazards.add(h);
+        }
+        guest.trace().event(h.timeNs(), cpu, "hazard", kind + ": " + detail);
+        if (listener != null) {
+            listener.accept(h);
+        }
+    }
+
+    @Override
+    public void walkAfterFree(Walker walker, int cpu, int pfn, Level level, FrameState nowState, int expectedGen, int nowGen) {
+        report(HazardKind.WALK_AFTER_FREE, cpu, String.format(
+                "%s read %s table frame 0x%x (gen %d) but the frame is now %s (gen %d)",
+                walker.kernelName(), level.name().toLowerCase(java.util.Locale.ROOT), pfn, expectedGen,
+                nowState.name().toLowerCase(java.util.Locale.ROOT), nowGen));
+    }
+
+    /**
+     * Checks a TLB hit of {@code cpu} on entry {@code index} for {@code va}; returns false when
+     * the use is stale (and reports it).
+     */
+    public boolean checkTranslation(Cpu cpu, Tlb tlb, int index, long va, boolean write) {
+        Mm mm = cpu.loadedMm();
+        long cached = tlb.pte(index);
+        long now = guest.pageTables().get(mm.pgd(), va);
+        boolean agrees = Pte.present(now) && Pte.pfnOf(now) == Pte.pfnOf(cached)
+                && (!Pte.writable(cached) || Pte.writable(now));
+        if (agrees) {
+            tlb.verified(index, guest.engine().now());
+            return true;
+        }
+        if (mm.flushPendingCovers(va)) {
+            return true; // inside the change's own flush window: legal
+        }
+        report(HazardKind.STALE_TRANSLATION, cpu.id, String.format(
+                "%s of 0x%x through a TLB entry -> %s filled at %d ns; the page table now says %s and its flush returned",
+                write ? "store" : "load", va, Pte.describe(cached), tlb.filledAt(index), Pte.describe(now)));
+        tlb.verified(index, guest.engine().now()); // one report per entry per flush
+        return false;
+    }
+}

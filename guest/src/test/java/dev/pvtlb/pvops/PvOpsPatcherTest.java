@@ -1,0 +1,243 @@
+package dev.pvtlb.pvops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.GuestConfig;
+import dev.pvtlb.ModelException;
+import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.knob.KnobSpec;
+import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.mm.Mm;
+import dev.pvtlb.mm.MmuGather;
+import dev.pvtlb.mm.ZapRange;
+import dev.pvtlb.sched.Op;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.CpuMask;
+import dev.pvtlb.stats.TraceEvent;
+import dev.pvtlb.workload.Syscall;
+import dev.pvtlb.workload.Touch;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PvOpsPatcherTest {
+    /** Two CPUs of one mm: CPU1 touches the region, CPU0 populates it and unmaps it (a remote flush, a freed table). */
+    private static Guest runUnmap(GuestConfig cfg) {
+        Guest g = Guest.boot(cfg);
+        Mm mm = g.newMm();
+        long a = Mm.MMAP_BASE;
+        long len = 16 * 4096;
+        mm.insertVma(a, a + len, true, false);
+        g.spawn("reader", mm, 1, script(new Touch(a, 16, 2000, 0.0, false, null)));
+        g.spawn("unmapper", mm, 0, script(new Touch(a, 16, 16, 1.0, true, null), new dev.pvtlb.workload.Sleep(5_000),
+                new Syscall(t -> new ZapRange(mm, a, a + len, ZapRange.Kind.MUNMAP), null)));
+        g.run(Long.MAX_VALUE);
+        return g;
+    }
+
+    private static dev.pvtlb.sched.Program script(Op... ops) {
+        List<Op> list = List.of(ops);
+        return new dev.pvtlb.sched.Program() {
+            int i;
+
+            @Override
+            public Op next(dev.pvtlb.sched.Task t) {
+                return i < list.size() ? list.get(i++) : null;
+            }
+        };
+    }
+
+    @Test
+    void theBootedGuestHoldsAGeneratedClassBoundToTheBackend() throws Exception {
+        try (Guest g = Guest.boot(GuestConfig.builder().cpus(2).build())) {
+            Class<?> c = g.pvOps().getClass();
+            assertEquals(NativeBackend.class.getName() + "$$PvOps", c.getName());
+            assertEquals(PvOps.class, c.getSuperclass());
+            assertTrue(Modifier.isFinal(c.getModifiers()));
+            Field f = c.getDeclaredField("backend");
+            assertEquals(NativeBackend.class, f.getType());
+            assertTrue(Modifier.isFinal(f.getModifiers()));
+            // Every op is declared on the generated class itself: no inherited dispatch, no lookup.
+            assertEquals(c, c.getMethod("flushTlbMulti", Cpu.class, CpuMask.class, FlushTlbInfo.class).getDeclaringClass());
+            assertEquals(c, c.getMethod("tlbRemoveTable", Cpu.class, MmuGather.class, int.class).getDeclaringClass());
+            assertEquals(c, c.getMethod("tableFreePolicy").getDeclaringClass());
+            assertEquals(PvOps.class, c.getMethod("flushTlbBroadcast", Cpu.class, FlushTlbInfo.class).getDeclaringClass(),
+                    "native does not broadcast: the default stays");
+            assertEquals("native", g.pvOps().name());
+        }
+    }
+
+    @Test
+    void theGeneratedClassIsMadeOncePerBackendClass() {
+        try (Guest a = Guest.boot(GuestConfig.builder().cpus(2).build());
+             Guest b = Guest.boot(GuestConfig.builder().cpus(2).seed(9).build())) {
+            assertEquals(a.pvOps().getClass(), b.pvOps().getClass());
+            assertNotEquals(a.pvOps(), b.pvOps());
+        }
+    }
+
+    @Test
+    void aUserBackendFromServiceLoaderBootsAndIsCalled() {
+        try (Guest g = runUnmap(GuestConfig.builder().cpus(2).backend("counting").build())) {
+            CountingBackend b = CountingBackend.Provider.last;
+            assertEquals("counting", g.pvOps().name());
+            assertEquals(CountingBackend.class.getName() + "$$PvOps", g.pvOps().getClass().getName());
+            assertEquals(1, b.flushes, "one munmap with CPU1 in the mask: one flush_tlb_multi");
+            assertEquals(3, b.tables, "the pte, pmd and pud tables under the only VMA are freed (the pgd stays)");
+            assertEquals(1, b.policyReads);
+            assertEquals(3, g.vmstat().get(dev.pvtlb.stats.Counter.TABLES_FREED), "counting.tableFree=immediate");
+            assertEquals("immediate", g.knobValues().get("counting.tableFree"));
+        }
+    }
+
+    @Test
+    void aKnobOfAnotherBackendIsRefusedByName() {
+        ModelException e = assertThrows(ModelException.class,
+                () -> Guest.boot(GuestConfig.builder().cpus(2).knob("counting.tableFree", "rcu").build()));
+        assertEquals("knob counting.tableFree belongs to backend counting, not native (use --backend counting)", e.getMessage());
+    }
+
+    @Test
+    void tracingAdviceRecordsEveryOpCall() {
+        List<TraceEvent> seen = new ArrayList<>();
+        GuestConfig cfg = GuestConfig.builder().cpus(2).tracePvOps(true).build();
+        Guest g = Guest.boot(cfg);
+        assertEquals(NativeBackend.class.getName() + "$$TracedPvOps", g.pvOps().getClass().getName());
+        g.close();
+        // Boot again and subscribe before running.
+        try (Guest t = runTraced(cfg, seen)) {
+            assertEquals(0, t.liveTasks());
+            List<String> ops = seen.stream().filter(e -> e.name().equals("pv_ops")).map(TraceEvent::detail).toList();
+            // zap: three tables handed to the gather, then the flush, then the free policy (tlb_finish_mmu).
+            assertEquals(5, ops.size(), ops.toString());
+            for (int i = 0; i < 3; i++) {
+                assertTrue(ops.get(i).startsWith("native.tlbRemoveTable: tlb(mm1) table 0x"), ops.get(i));
+            }
+            assertTrue(ops.get(3).startsWith("native.flushTlbMulti: {0,1} mm1 "), ops.get(3));
+            assertEquals("native.tableFreePolicy:", ops.get(4));
+        }
+    }
+
+    private static Guest runTraced(GuestConfig cfg, List<TraceEvent> sink) {
+        Guest g = Guest.boot(cfg);
+        g.trace().subscribe(sink::add);
+        Mm mm = g.newMm();
+        long a = Mm.MMAP_BASE;
+        long len = 16 * 4096;
+        mm.insertVma(a, a + len, true, false);
+        g.spawn("reader", mm, 1, script(new Touch(a, 16, 2000, 0.0, false, null)));
+        g.spawn("unmapper", mm, 0, script(new Touch(a, 16, 16, 1.0, true, null), new dev.pvtlb.workload.Sleep(5_000),
+                new Syscall(t -> new ZapRange(mm, a, a + len, ZapRange.Kind.MUNMAP), null)));
+        g.run(Long.MAX_VALUE);
+        return g;
+    }
+
+    // ---------------------------------------------------------------- malformed user backends
+
+    private static ModelException bootError(Object backend) {
+        PvBackend p = new PvBackend() {
+            @Override
+            public String name() {
+                return "broken";
+            }
+
+            @Override
+            public String description() {
+                return "";
+            }
+
+            @Override
+            public List<KnobSpec> knobs() {
+                return List.of();
+            }
+
+            @Override
+            public Object attach(Guest guest, Knobs knobs) {
+                return backend;
+            }
+        };
+        return assertThrows(PvOpsBootException.class, () -> Guest.boot(GuestConfig.builder().cpus(2).backend(p).build()));
+    }
+
+    public static final class MissingOp {
+        @PvOp("flush_tlb_multi")
+        public void flush(Cpu cpu, CpuMask mask, FlushTlbInfo info) {}
+
+        @PvOp("table_free_policy")
+        public TableFreePolicy policy() {
+            return TableFreePolicy.RCU;
+        }
+    }
+
+    public static final class WrongSignature {
+        @PvOp("flush_tlb_multi")
+        public void flush(Cpu cpu, CpuMask mask) {}
+
+        @PvOp("tlb_remove_table")
+        public void removeTable(Cpu cpu, MmuGather tlb, int table) {}
+
+        @PvOp("table_free_policy")
+        public TableFreePolicy policy() {
+            return TableFreePolicy.RCU;
+        }
+    }
+
+    public static final class DuplicateOp {
+        @PvOp("flush_tlb_multi")
+        public void flushA(Cpu cpu, CpuMask mask, FlushTlbInfo info) {}
+
+        @PvOp("flush_tlb_multi")
+        public void flushB(Cpu cpu, CpuMask mask, FlushTlbInfo info) {}
+
+        @PvOp("tlb_remove_table")
+        public void removeTable(Cpu cpu, MmuGather tlb, int table) {}
+
+        @PvOp("table_free_policy")
+        public TableFreePolicy policy() {
+            return TableFreePolicy.RCU;
+        }
+    }
+
+    public static final class UnknownOp {
+        @PvOp("flush_tlb_others")
+        public void flush(Cpu cpu, CpuMask mask, FlushTlbInfo info) {}
+    }
+
+    static final class NotPublic {
+        @PvOp("flush_tlb_multi")
+        public void flush(Cpu cpu, CpuMask mask, FlushTlbInfo info) {}
+    }
+
+    @Test
+    void aMissingOpIsABootError() {
+        assertEquals("backend 'broken' (" + MissingOp.class.getName() + "): missing op tlb_remove_table "
+                + "(a public method annotated @PvOp(\"tlb_remove_table\") with signature void (Cpu, MmuGather, int))",
+                bootError(new MissingOp()).getMessage());
+    }
+
+    @Test
+    void aWrongSignatureIsABootError() {
+        assertEquals("backend 'broken' (" + WrongSignature.class.getName() + "): WrongSignature.flush has the wrong "
+                + "signature for flush_tlb_multi: void (Cpu, CpuMask), expected void (Cpu, CpuMask, FlushTlbInfo)",
+                bootError(new WrongSignature()).getMessage());
+    }
+
+    @Test
+    void anOpImplementedTwiceIsABootError() {
+        assertEquals("backend 'broken' (" + DuplicateOp.class.getName() + "): op flush_tlb_multi is implemented twice, "
+                + "by DuplicateOp.flushA and DuplicateOp.flushB", bootError(new DuplicateOp()).getMessage());
+    }
+
+    @Test
+    void anUnknownOpAndANonPublicClassAreBootErrors() {
+        assertTrue(bootError(new UnknownOp()).getMessage().endsWith("UnknownOp.flush implements unknown op 'flush_tlb_others' "
+                + "(ops: flush_tlb_multi, tlb_remove_table, table_free_policy, flush_tlb_broadcast)"));
+        assertTrue(bootError(new NotPublic()).getMessage().endsWith(": the class must be public so the patched pv_ops can call it"));
+    }
+}

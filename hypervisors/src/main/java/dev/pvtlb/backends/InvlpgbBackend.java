@@ -1,0 +1,119 @@
+package dev.pvtlb.backends;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.GuestKnobs;
+import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.knob.KnobSpec;
+import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.mm.Mm;
+import dev.pvtlb.mm.MmuGather;
+import dev.pvtlb.profile.Costs;
+import dev.pvtlb.pvops.NativeBackend;
+import dev.pvtlb.pvops.PvBackend;
+import dev.pvtlb.pvops.PvOp;
+import dev.pvtlb.pvops.TableFreePolicy;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.CpuMask;
+import dev.pvtlb.stats.Counter;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * AMD INVLPGB/TLBSYNC (arch/x86/mm/tlb.c, Linux 6.15): an mm active on 4 or more CPUs gets a
+ * global ASID (use_global_asid(), on the condition of consider_global_asid():
+ * mm_active_cpus_exceeds(mm, 3)); its flushes are broadcast_tlb_flush(): INVLPGB by PCID and
+ * range, up to invlpgb_count_max pages each, then one TLBSYNC. No IPIs, no handler on the
+ * targets. An mm on fewer CPUs is flushed with native IPIs.
+ * <p>Departure: Linux takes that decision after an IPI flush and only on one jiffy in 32, so a
+ * new busy mm's first flushes still send IPIs; pvtlb takes it at the first flush that finds
+ * the mm on 4 or more CPUs, modelling the steady state of a long-running process.
+ */
+public final class InvlpgbBackend {
+    /** mm_active_cpus_exceeds(mm, 3). */
+    static final int GLOBAL_ASID_MIN_CPUS = 4;
+
+    private final GuestKnobs knobs;
+    private final Set<Mm> globalAsid = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    InvlpgbBackend(Guest guest) {
+        this.knobs = guest.knobs();
+    }
+
+    @PvOp("flush_tlb_broadcast")
+    public boolean flushTlbBroadcast(Cpu cpu, FlushTlbInfo info) {
+        Mm mm = info.mm;
+        if (!globalAsid.contains(mm)) {
+            if (activeCpus(cpu.guest(), mm) < GLOBAL_ASID_MIN_CPUS) {
+                return false;
+            }
+            globalAsid.add(mm);
+        }
+        cpu.call(new OneStep("broadcast_tlb_flush", c -> {
+            Guest g = c.guest();
+            Costs costs = g.costs();
+            long n = info.isFullFlush() ? 1 : (info.pages() + costs.invlpgbCountMax - 1) / costs.invlpgbCountMax;
+            for (Cpu t : g.cpus()) {
+                Invalidate.mmRange(t, info, false);
+            }
+            g.vmstat().add(Counter.BROADCAST_FLUSHES, n);
+            info.localFlushed = true;
+            return n * costs.invlpgbNs + costs.tlbsyncNs;
+        }));
+        return true;
+    }
+
+    /** CPUs in mm_cpumask that have the mm loaded right now. */
+    private static int activeCpus(Guest g, Mm mm) {
+        int n = 0;
+        CpuMask m = mm.cpumask();
+        for (int c = m.next(0); c >= 0; c = m.next(c + 1)) {
+            if (g.cpu(c).loadedMm() == mm) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    public boolean hasGlobalAsid(Mm mm) {
+        return globalAsid.contains(mm);
+    }
+
+    @PvOp("flush_tlb_multi")
+    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+        NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
+    }
+
+    @PvOp("tlb_remove_table")
+    public void tlbRemoveTable(Cpu cpu, MmuGather tlb, int table) {
+        tlb.addTable(table);
+    }
+
+    @PvOp("table_free_policy")
+    public TableFreePolicy tableFreePolicy() {
+        return knobs.tableFree;
+    }
+
+    public static final class Provider implements PvBackend {
+        @Override
+        public String name() {
+            return "invlpgb";
+        }
+
+        @Override
+        public String description() {
+            return "AMD INVLPGB/TLBSYNC: broadcast by global ASID for mms on 4+ CPUs, no IPIs, no remote handler";
+        }
+
+        @Override
+        public List<KnobSpec> knobs() {
+            return List.of();
+        }
+
+        @Override
+        public Object attach(Guest guest, Knobs knobs) {
+            return new InvlpgbBackend(guest);
+        }
+    }
+}
