@@ -7,10 +7,10 @@ import java.util.ArrayDeque;
 import java.util.List;
 
 /** A task program given as a fixed list of operations, for scripted scenario tests. */
-final class Script implements Program {
+public final class Script implements Program {
     private final ArrayDeque<Op> ops;
 
-    Script(Op... ops) {
+    public Script(Op... ops) {
         this.ops = new ArrayDeque<>(List.of(ops));
     }
 

@@ -20,67 +20,72 @@ import java.util.List;
  * Helpers for scripted scenarios: one process whose VMAs sit 4 MiB apart (so each has its own
  * page-table page), tasks pinned to CPUs, and the trace kept for assertions.
  */
-final class Scripted {
-    static final long PAGE = PhysMem.PAGE_SIZE;
+public final class Scripted {
+    public static final long PAGE = PhysMem.PAGE_SIZE;
     /** Start of region i: 4 MiB apart, 2 MiB aligned. */
-    static long region(int i) {
+    public static long region(int i) {
         return Mm.MMAP_BASE + (long) i * (4L << 20);
     }
 
-    final Guest guest;
-    final Mm mm;
-    final List<TraceEvent> trace = new ArrayList<>();
+    public final Guest guest;
+    public final Mm mm;
+    public final List<TraceEvent> trace = new ArrayList<>();
 
-    Scripted(GuestConfig cfg) {
+    public Scripted(GuestConfig cfg) {
         guest = Guest.boot(cfg);
         mm = guest.newMm();
         guest.trace().subscribe(trace::add);
     }
 
     /** Maps region i with {@code pages} pages. */
-    long map(int i, int pages) {
+    public long map(int i, int pages) {
         mm.insertVma(region(i), region(i) + pages * PAGE, true, false);
         return region(i);
     }
 
-    static Op touch(long base, int pages, long accesses) {
+    public static Op touch(long base, int pages, long accesses) {
         return new Touch(base, pages, accesses, 0.0, false, null);
     }
 
     /** Touches every page once, writing: faults all pages in. */
-    static Op populate(long base, int pages) {
+    public static Op populate(long base, int pages) {
         return new Touch(base, pages, pages, 1.0, true, null);
     }
 
-    Op munmap(long start, int pages) {
+    public Op munmap(long start, int pages) {
         return new Syscall(t -> new ZapRange(mm, start, start + pages * PAGE, ZapRange.Kind.MUNMAP), null);
     }
 
-    Op mprotectRo(long start, int pages) {
+    /** madvise(MADV_DONTNEED): the pages go, the VMA stays; a later touch faults in fresh pages. */
+    public Op madvise(long start, int pages) {
+        return new Syscall(t -> new ZapRange(mm, start, start + pages * PAGE, ZapRange.Kind.MADV_DONTNEED), null);
+    }
+
+    public Op mprotectRo(long start, int pages) {
         return new Syscall(t -> new Mprotect(mm, start, start + pages * PAGE, false), null);
     }
 
-    static Op sleep(long ns) {
+    public static Op sleep(long ns) {
         return new Sleep(ns);
     }
 
-    void spawn(int cpu, Op... ops) {
+    public void spawn(int cpu, Op... ops) {
         guest.spawn("t" + cpu, mm, cpu, new Script(ops));
     }
 
-    void run() {
+    public void run() {
         guest.run(Long.MAX_VALUE);
     }
 
-    long count(Counter c) {
+    public long count(Counter c) {
         return guest.vmstat().get(c);
     }
 
-    List<TraceEvent> flushes(int cpu, TlbFlushReason reason) {
+    public List<TraceEvent> flushes(int cpu, TlbFlushReason reason) {
         return trace.stream().filter(e -> e.cpu() == cpu && e.reason() == reason).toList();
     }
 
-    long remoteShootdownsOn(int cpu) {
+    public long remoteShootdownsOn(int cpu) {
         return flushes(cpu, TlbFlushReason.TLB_REMOTE_SHOOTDOWN).size();
     }
 }
