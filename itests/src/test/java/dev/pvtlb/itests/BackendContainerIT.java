@@ -3,7 +3,7 @@ package dev.pvtlb.itests;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.opentest4j.AssertionFailedError;
@@ -20,8 +20,9 @@ class BackendContainerIT {
      */
     private static final Map<String, ContainerRun> FIRST = new ConcurrentHashMap<>();
 
-    @BeforeAll
-    static void engine() {
+    // Per test, not @BeforeAll: a class-level abort reports "Tests run: 0", hiding the skip.
+    @BeforeEach
+    void engine() {
         DockerEngine.requireOrSkip();
     }
 
@@ -38,6 +39,7 @@ class BackendContainerIT {
     @MethodSource("backends")
     void reportShowsTheBackendsCounters(Backend b) {
         ContainerRun run = first(b);
+        run.check(run.limits().equals("cpuset 0, memory 1024 MiB, network none"), () -> "the engine applied " + run.limits());
         Report r = run.report();
         run.check(r.text("backend").equals(b.name()), () -> "report names backend " + r.text("backend"));
         run.check(r.text("scenario").equals(b.scenario()), () -> "report names scenario " + r.text("scenario"));

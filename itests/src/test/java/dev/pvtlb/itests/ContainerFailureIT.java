@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.opentest4j.AssertionFailedError;
 
@@ -15,8 +15,9 @@ import org.opentest4j.AssertionFailedError;
  * gone by the time anyone reads the failure.
  */
 class ContainerFailureIT {
-    @BeforeAll
-    static void engine() {
+    // Per test, not @BeforeAll: a class-level abort reports "Tests run: 0", hiding the skip.
+    @BeforeEach
+    void engine() {
         DockerEngine.requireOrSkip();
     }
 

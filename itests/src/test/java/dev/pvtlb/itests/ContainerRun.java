@@ -13,7 +13,7 @@ import org.opentest4j.AssertionFailedError;
  *
  * @param image the image tag the container ran
  * @param args the pvtlb arguments (after the image's {@code java -jar pvtlb.jar} entry point)
- * @param limits the container's CPU set and memory limit, as text for messages
+ * @param limits the container's CPU set, memory limit and network mode as the engine reports them
  * @param exitCode the container's exit code
  * @param stdout what pvtlb printed on stdout
  * @param stderr what pvtlb printed on stderr
@@ -45,7 +45,7 @@ record ContainerRun(String image, List<String> args, String limits, long exitCod
 
     /** The command, limits, exit code and the tail of stdout and stderr, for a failure message. */
     String describe() {
-        return "container " + image + " [" + limits + ", network none]: pvtlb " + String.join(" ", args)
+        return "container " + image + " [" + limits + "]: pvtlb " + String.join(" ", args)
                 + "\nexit code " + exitCode
                 + "\n--- container stdout ---\n" + tail(stdout)
                 + "--- container stderr ---\n" + tail(stderr)

@@ -16,11 +16,13 @@ final class DockerEngine {
             (as root): `dockerd --bridge=none --iptables=false --ip-masq=false &` and wait for `docker info`, then \
             `mvn -B verify`. To leave them out on purpose: `mvn -B verify -DskipITs`.""";
 
+    private static boolean bannerShown;
+
     private DockerEngine() {
     }
 
-    /** Call first in every container test class (in {@code @BeforeAll}). */
-    static void requireOrSkip() {
+    /** Call before every container test (in {@code @BeforeEach}), so that each one counts as skipped. */
+    static synchronized void requireOrSkip() {
         String why;
         try {
             if (DockerClientFactory.instance().isDockerAvailable()) {
@@ -38,8 +40,11 @@ final class DockerEngine {
                 + (ci ? "CI=true, and " + why + ": the container tests are mandatory in CI.\n"
                       : "CONTAINER TESTS SKIPPED: " + why + ".\n")
                 + HOW_TO_ENABLE + "\n" + "*".repeat(100);
-        // Printed as well as carried by the skip: failsafe's console summary shows only a count of skips.
-        System.err.println(banner);
+        // Printed once as well as carried by each skip: failsafe's console summary shows only a count.
+        if (!bannerShown) {
+            System.err.println(banner);
+            bannerShown = true;
+        }
         if (ci) {
             Assertions.fail(banner);
         }

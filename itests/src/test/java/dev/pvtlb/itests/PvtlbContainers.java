@@ -3,6 +3,7 @@ package dev.pvtlb.itests;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.HostConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -50,7 +51,6 @@ final class PvtlbContainers {
 
     static ContainerRun run(List<String> args, String cpuset) {
         String image = PvtlbImage.tag();
-        String limits = "cpuset " + cpuset + ", memory " + (MEMORY_BYTES >> 20) + " MiB";
         try (GenericContainer<?> c = new GenericContainer<>(DockerImageName.parse(image))) {
             c.withImagePullPolicy(NEVER_PULL)
                     .withNetworkMode("none")
@@ -63,7 +63,12 @@ final class PvtlbContainers {
                             .withCapDrop(Capability.ALL)
                             .withSecurityOpts(List.of("no-new-privileges")));
             c.start();
-            InspectContainerResponse.ContainerState state = c.getCurrentContainerInfo().getState();
+            InspectContainerResponse info = c.getCurrentContainerInfo();
+            InspectContainerResponse.ContainerState state = info.getState();
+            // As the engine recorded them, not as this code asked: the tests check them.
+            HostConfig hc = info.getHostConfig();
+            String memory = hc.getMemory() == null ? "none" : (hc.getMemory() >> 20) + " MiB";
+            String limits = "cpuset " + hc.getCpusetCpus() + ", memory " + memory + ", network " + hc.getNetworkMode();
             Long exit = state.getExitCodeLong();
             String stderr = c.getLogs(OutputType.STDERR);
             if (Boolean.TRUE.equals(state.getOOMKilled())) {
