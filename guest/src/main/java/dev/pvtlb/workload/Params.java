@@ -1,6 +1,7 @@
 package dev.pvtlb.workload;
 
 import dev.pvtlb.ModelException;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -21,8 +22,12 @@ public final class Params {
         }
     }
 
+    /**
+     * The values in name order. Not Map.copyOf: its iteration order is salted per JVM, so the
+     * report's "params" came out in a different order in each process (found by the container tests).
+     */
     public Map<String, String> values() {
-        return Map.copyOf(values);
+        return Collections.unmodifiableMap(values);
     }
 
     /** An integer parameter within [min, max]. */
