@@ -22,17 +22,24 @@ public final class GuestKnobs {
                     + "(tlb_remove_table_sync_one), rcu (MMU_GATHER_RCU_TABLE_FREE, x86 default)",
             "immediate", "ipi-sync", "rcu");
 
-    public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE);
+    public static final KnobSpec TEST_OMIT_REMOTE_FLUSH = KnobSpec.bool("test.omitRemoteFlush", false,
+            "TEST ONLY: native_flush_tlb_multi() flushes no other CPU; a deliberately broken backend that "
+                    + "the project's own harness (container tests) must catch");
+
+    public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
+            TEST_OMIT_REMOTE_FLUSH);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
     public final LazyMode lazy;
     public final TableFreePolicy tableFree;
+    public final boolean testOmitRemoteFlush;
 
     public GuestKnobs(Knobs k) {
         concurrentFlush = k.bool(CONCURRENT_FLUSH.name());
         smtSiblingDedup = k.bool(SMT_SIBLING_DEDUP.name());
         lazy = LazyMode.of(k.get(LAZY.name()));
         tableFree = TableFreePolicy.of(k.get(TABLE_FREE.name()));
+        testOmitRemoteFlush = k.bool(TEST_OMIT_REMOTE_FLUSH.name());
     }
 }

@@ -58,7 +58,7 @@ final class RunCommand implements Callable<Integer> {
         if (json != null) {
             Files.writeString(json, r.toJson(), StandardCharsets.UTF_8);
         }
-        return 0;
+        return r.hazards().isEmpty() ? 0 : 1;
     }
 
     static void print(RunReport r, PrintWriter out) {
@@ -74,6 +74,14 @@ final class RunCommand implements Callable<Integer> {
         out.println();
         out.printf("%-32s %14s%n", "cpu time", "ns");
         r.cpuTimeNs().forEach((k, v) -> out.printf("%-32s %14d%n", k, v));
+        out.println();
+        if (r.hazards().isEmpty()) {
+            out.println("hazards: none");
+        } else {
+            out.printf("hazards: %d (first %d listed)%n", r.hazards().size(), Math.min(5, r.hazards().size()));
+            r.hazards().stream().limit(5).forEach(h -> out.printf("  rep %s, %s ns, cpu%s: %s %s%n",
+                    h.get("rep"), h.get("time_ns"), h.get("cpu"), h.get("kind"), h.get("detail")));
+        }
         out.println();
         out.printf("sim: %d steps, %.6f s simulated; host: %.3f s wall, %.0f steps/s%n",
                 r.steps(), r.simulatedS(), r.wallS(), r.stepsPerSecond());

@@ -10,7 +10,7 @@ import java.util.Map;
  */
 public record RunReport(String scenario, String backend, Map<String, String> knobs, Map<String, String> params,
                         String profile, long seed, int reps, Map<String, Summary> metrics,
-                        Map<String, Long> counters, Map<String, Long> cpuTimeNs,
+                        Map<String, Long> counters, Map<String, Long> cpuTimeNs, List<Map<String, Object>> hazards,
                         long steps, double simulatedS, double wallS) {
 
     /** Mean and sample standard deviation of one metric over repetitions. */
@@ -50,7 +50,7 @@ public record RunReport(String scenario, String backend, Map<String, String> kno
         m.put("metrics", ms);
         m.put("counters", counters);
         m.put("cpu_time_ns", cpuTimeNs);
-        m.put("hazards", List.of());
+        m.put("hazards", hazards);
         Map<String, Object> sim = new LinkedHashMap<>();
         sim.put("steps", steps);
         sim.put("simulated_s", simulatedS);

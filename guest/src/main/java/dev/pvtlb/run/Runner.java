@@ -2,6 +2,7 @@ package dev.pvtlb.run;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.GuestConfig;
+import dev.pvtlb.hazard.Hazard;
 import dev.pvtlb.workload.Metric;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,6 +27,7 @@ public final class Runner {
         long simNs = 0;
         Map<String, String> knobs = Map.of();
         String profile = "";
+        List<Map<String, Object>> hazards = new ArrayList<>();
         for (int rep = 0; rep < s.reps(); rep++) {
             GuestConfig cfg = s.guestConfig(rep);
             try (Guest g = Guest.boot(cfg)) {
@@ -43,6 +45,15 @@ public final class Runner {
                 }
                 g.vmstat().asMap().forEach((k, v) -> counters.merge(k, v, Long::sum));
                 g.cpuTime().totals().forEach((k, v) -> cpuTime.merge(k, v, Long::sum));
+                for (Hazard h : g.hazards().hazards()) {
+                    Map<String, Object> e = new LinkedHashMap<>();
+                    e.put("kind", h.kind().name());
+                    e.put("rep", rep);
+                    e.put("time_ns", h.timeNs());
+                    e.put("cpu", h.cpu());
+                    e.put("detail", h.detail());
+                    hazards.add(e);
+                }
                 steps += g.engine().steps();
                 simNs += g.engine().now();
             }
@@ -51,7 +62,7 @@ public final class Runner {
         values.forEach((k, xs) -> summaries.put(k, RunReport.Summary.of(xs, units.get(k))));
         double wall = (System.nanoTime() - wallStart) / 1e9;
         return new RunReport(s.workload().name(), s.backend(), knobs, s.params().values(),
-                profile, s.seed(), s.reps(), summaries, counters, cpuTime,
+                profile, s.seed(), s.reps(), summaries, counters, cpuTime, hazards,
                 steps, simNs / 1e9, wall);
     }
 }

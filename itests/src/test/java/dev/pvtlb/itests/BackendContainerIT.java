@@ -40,6 +40,11 @@ class BackendContainerIT {
     void reportShowsTheBackendsCounters(Backend b) {
         ContainerRun run = first(b);
         run.check(run.limits().equals("cpuset 0, memory 1024 MiB, network none"), () -> "the engine applied " + run.limits());
+        verify(b, run);
+    }
+
+    /** Everything a row demands of its container's report; a failure carries the container's output. */
+    static void verify(Backend b, ContainerRun run) {
         Report r = run.report();
         run.check(r.text("backend").equals(b.name()), () -> "report names backend " + r.text("backend"));
         run.check(r.text("scenario").equals(b.scenario()), () -> "report names scenario " + r.text("scenario"));
@@ -50,6 +55,7 @@ class BackendContainerIT {
         // A clean run prints nothing on stderr: a JVM warning there (a missing library, an
         // unsupported flag) would mean the image is not what the launcher runs on a host.
         run.check(run.stderr().isEmpty(), () -> "pvtlb printed on stderr");
+        run.check(r.hazards().isEmpty(), () -> "the run reported hazards: " + r.hazards());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -39,4 +39,22 @@ class ContainerFailureIT {
         assertTrue(m.contains("--- container stderr ---\n" + err.getFirst() + "\n"), m);
         assertTrue(m.contains("pvtlb run munmap-storm --set nosuchknob=1 --json /out/report.json"), m);
     }
+
+    /**
+     * A deliberately broken backend (native with the test-only knob test.omitRemoteFlush: no
+     * other CPU is ever flushed) must fail the native row's checks, with the container's output.
+     */
+    @Test
+    void aDeliberatelyBrokenBackendFailsItsRowWithTheContainersOutput() {
+        Backend row = BackendTable.ALL.stream().filter(b -> b.name().equals("native")).findFirst().orElseThrow();
+        List<String> args = new java.util.ArrayList<>(row.runArgs(PvtlbContainers.REPORT));
+        args.addAll(List.of("--set", "test.omitRemoteFlush=true"));
+        ContainerRun run = PvtlbContainers.run(args, PvtlbContainers.firstCpuset());
+
+        AssertionFailedError failure = assertThrows(AssertionFailedError.class, () -> BackendContainerIT.verify(row, run));
+        String m = failure.getMessage();
+        assertTrue(m.contains("nr_tlb_remote_flush_received") || m.contains("exited with"), m);
+        assertTrue(m.contains("--set test.omitRemoteFlush=true"), m);
+        assertTrue(m.contains("--- container stdout ---\nscenario munmap-storm  backend native"), m);
+    }
 }

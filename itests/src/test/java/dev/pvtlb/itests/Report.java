@@ -37,6 +37,11 @@ final class Report {
         return ((JsonReader.Number) require(section("counters"), name)).asLong();
     }
 
+    /** The report's hazards list (empty for a safe run). */
+    List<?> hazards() {
+        return (List<?>) require(root, "hazards");
+    }
+
     Map<String, Object> section(String key) {
         Map<String, Object> m = new LinkedHashMap<>();
         ((Map<?, ?>) require(root, key)).forEach((k, v) -> m.put((String) k, v));
