@@ -41,7 +41,22 @@ public final class HostBench {
      * ({@code munmap_ns}), which has to shoot down the remote CPUs' entries.
      */
     public HostBenchResult munmapStorm(int threads, int[] cpus, BenchLimits limits) {
-        return run("munmap-storm", threads, cpus, limits, (crew, deadline) -> {
+        requireRemoteThreads("munmap-storm", threads);
+        return run("munmap-storm", threads, cpus, limits, munmapRounds(threads, limits));
+    }
+
+    /**
+     * The rounds of {@link #munmapStorm} with no remote thread, on {@code cpu} alone
+     * ({@code munmap_ns} only): the baseline a remote shootdown adds to. No other thread of
+     * this process is made to run meanwhile; the JVM's own service threads may still wake on
+     * another CPU and so put it in mm_cpumask now and then, which the median shrugs off.
+     */
+    public HostBenchResult munmapAlone(int cpu, BenchLimits limits) {
+        return run("munmap-alone", 0, new int[] {cpu}, limits, munmapRounds(0, limits));
+    }
+
+    private Workload munmapRounds(int threads, BenchLimits limits) {
+        return (crew, deadline) -> {
             int pages = limits.pages();
             Samples munmap = new Samples();
             Samples[] access = Samples.perThread(threads);
@@ -50,12 +65,14 @@ public final class HostBench {
                 Mapping m = os.map(pages * os.pageSize(), Protection.READ_WRITE);
                 try {
                     m.touchPages(0, pages);
-                    crew.start(w -> {
-                        long t0 = System.nanoTime();
-                        m.readPages(0, pages);
-                        access[w].add((System.nanoTime() - t0) / (double) pages);
-                    });
-                    crew.await();
+                    if (threads > 0) {
+                        crew.start(w -> {
+                            long t0 = System.nanoTime();
+                            m.readPages(0, pages);
+                            access[w].add((System.nanoTime() - t0) / (double) pages);
+                        });
+                        crew.await();
+                    }
                     long t0 = System.nanoTime();
                     os.unmap(m);
                     munmap.add(System.nanoTime() - t0);
@@ -64,9 +81,12 @@ public final class HostBench {
                 }
                 rounds++;
             }
+            if (threads == 0) {
+                return new Outcome(rounds, Map.of("munmap_ns", munmap.toMetric("ns")));
+            }
             return new Outcome(rounds, metrics("munmap_ns", munmap.toMetric("ns"),
                     "access_ns", Samples.merge(access).toMetric("ns")));
-        });
+        };
     }
 
     /**
@@ -76,6 +96,7 @@ public final class HostBench {
      * Every flip flushes the victims' CPUs; the victims' chunk time shows what that costs them.
      */
     public HostBenchResult mprotectNoise(int threads, int[] cpus, BenchLimits limits) {
+        requireRemoteThreads("mprotect-noise", threads);
         return run("mprotect-noise", threads, cpus, limits, (crew, deadline) -> {
             int pages = limits.pages();
             Samples mprotect = new Samples();
@@ -114,6 +135,7 @@ public final class HostBench {
      * remote CPUs; the next round faults fresh zero-filled pages in.
      */
     public HostBenchResult madviseTouch(int threads, int[] cpus, BenchLimits limits) {
+        requireRemoteThreads("madvise-touch", threads);
         return run("madvise-touch", threads, cpus, limits, (crew, deadline) -> {
             int pages = limits.pages();
             Samples loop = new Samples();
@@ -175,9 +197,6 @@ public final class HostBench {
 
     private HostBenchResult run(String benchmark, int threads, int[] cpus, BenchLimits limits, Workload workload) {
         Objects.requireNonNull(limits, "limits");
-        if (threads < 1) {
-            throw new IllegalArgumentException(benchmark + " needs at least one remote thread: " + threads);
-        }
         if (cpus == null || cpus.length == 0) {
             throw new IllegalArgumentException(benchmark + " needs at least one CPU");
         }
@@ -195,6 +214,12 @@ public final class HostBench {
         TlbCounters after = probe.tlbCounters();
         return new HostBenchResult(benchmark, os.name(), threads, Arrays.stream(cpus).boxed().toList(),
                 outcome.iterations(), elapsed, outcome.metrics(), after.deltaSince(before), after.absentVmstat());
+    }
+
+    private static void requireRemoteThreads(String benchmark, int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException(benchmark + " needs at least one remote thread: " + threads);
+        }
     }
 
     private static Map<String, Metric> metrics(String name1, Metric m1, String name2, Metric m2) {
