@@ -200,8 +200,7 @@ public final class HostBench {
         if (cpus == null || cpus.length == 0) {
             throw new IllegalArgumentException(benchmark + " needs at least one CPU");
         }
-        int[] crewCpus = new int[threads];
-        Arrays.setAll(crewCpus, i -> cpus[(i + 1) % cpus.length]);
+        int[] crewCpus = crewCpus(threads, cpus);
         TlbCounters before = probe.tlbCounters();
         long start = System.nanoTime();
         long deadline = start + limits.maxRun().toNanos();
@@ -214,6 +213,13 @@ public final class HostBench {
         TlbCounters after = probe.tlbCounters();
         return new HostBenchResult(benchmark, os.name(), threads, Arrays.stream(cpus).boxed().toList(),
                 outcome.iterations(), elapsed, outcome.metrics(), after.deltaSince(before), after.absentVmstat());
+    }
+
+    /** Where the remote threads run: thread i on {@code cpus[(i + 1) % cpus.length]}, the initiator on cpus[0]. */
+    static int[] crewCpus(int threads, int[] cpus) {
+        int[] crew = new int[threads];
+        Arrays.setAll(crew, i -> cpus[(i + 1) % cpus.length]);
+        return crew;
     }
 
     private static void requireRemoteThreads(String benchmark, int threads) {
