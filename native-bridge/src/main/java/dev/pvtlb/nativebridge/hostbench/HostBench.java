@@ -10,6 +10,7 @@ import dev.pvtlb.nativebridge.probe.TlbCounters;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -27,12 +28,30 @@ public final class HostBench {
     private static final int VICTIM_STEPS = 100_000;      // ~0.1-0.5 ms of work per victim chunk
     private static final int VICTIM_SCRATCH = 1 << 16;    // 512 KiB of longs: 128 pages of TLB reach
 
+    /** The benchmarks {@link #byName} runs, by the names {@code pvtlb host bench} takes. */
+    public static final List<String> NAMES = List.of("munmap-storm", "mprotect-noise", "madvise-touch");
+
     private final NativeOs os;
     private final HostProbe probe;
 
     public HostBench(NativeOs os, HostProbe probe) {
         this.os = Objects.requireNonNull(os, "os");
         this.probe = Objects.requireNonNull(probe, "probe");
+    }
+
+    /**
+     * Runs one of {@link #NAMES}.
+     *
+     * @throws IllegalArgumentException for any other name
+     */
+    public HostBenchResult byName(String name, int threads, int[] cpus, BenchLimits limits) {
+        return switch (name) {
+            case "munmap-storm" -> munmapStorm(threads, cpus, limits);
+            case "mprotect-noise" -> mprotectNoise(threads, cpus, limits);
+            case "madvise-touch" -> madviseTouch(threads, cpus, limits);
+            default -> throw new IllegalArgumentException("unknown host benchmark '" + name + "' ("
+                    + String.join(", ", NAMES) + ")");
+        };
     }
 
     /**
