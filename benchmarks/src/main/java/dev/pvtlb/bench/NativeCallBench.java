@@ -31,13 +31,15 @@ import org.openjdk.jmh.annotations.Warmup;
  *     own bookkeeping (the Mapping object, errno capture).
  * </ul>
  * The JVM forks with native access enabled, so the FFM backend links without warnings.
+ * Run: {@code java -jar benchmarks/target/benchmarks.jar NativeCallBench -wi 3 -i 5 -f 1 -w 1s -r 1s}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+// JMH 1.37 calls sun.misc.Unsafe.objectFieldOffset, which JDK 24+ warns about on every fork.
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
 public class NativeCallBench {
 
     @Param({"ffm", "jna"})
