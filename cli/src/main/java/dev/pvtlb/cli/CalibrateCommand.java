@@ -1,6 +1,5 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.ModelException;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.probe.HostProbe;
@@ -38,9 +37,7 @@ final class CalibrateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (out != null && out.toAbsolutePath().getParent() != null && !Files.isDirectory(out.toAbsolutePath().getParent())) {
-            throw new ModelException("--out " + out + ": no such directory " + out.toAbsolutePath().getParent());
-        }
+        HostRunOptions.checkDirectoryOf(out, "--out");
         NativeOs os = host.os();
         int[] cpus = host.cpus(os);
         int remote = threads != null ? threads : Math.max(1, cpus.length - 1);

@@ -66,11 +66,13 @@ final class HostCompareCommand implements Callable<Integer> {
         // Every check that can fail comes before the first measurement.
         ComparedScenario compared = ComparedScenario.named(scenario);
         HostRunOptions.checkThreads(threads);
+        HostRunOptions.checkDirectoryOf(json, "--json");
         NativeOs os = host.os();
         int[] cpus = host.cpus(os);
         BenchLimits limits = host.limits();
         Scenario emulated = Scenario.of(scenario);
-        compared.emulatedSettings(threads, limits.pages()).forEach(emulated::set);
+        Map<String, String> settings = compared.emulatedSettings(threads, limits.pages());
+        settings.forEach(emulated::set);
         if (profile != null) {
             Profile.load(profile);
         }
@@ -94,7 +96,6 @@ final class HostCompareCommand implements Callable<Integer> {
                 rows.add(new Row(metric, s.unit(), h.metrics().get(metric), s.mean()));
             }
             List<String> notes = notes(h, remoteFlush);
-            Map<String, String> settings = compared.emulatedSettings(threads, limits.pages());
             print(spec.commandLine().getOut(), compared, h, remoteFlush, e, settings, calibrated, rows, notes);
             if (json != null) {
                 Files.writeString(json, Json.write(toMap(compared, h, remoteFlush, e, settings, calibrated, rows, notes)),
