@@ -22,6 +22,10 @@ import java.util.stream.Collectors;
 final class CalibratedProfile {
     static final String NAME = "host-calibrated";
 
+    /** Why the munmap baseline is not free of remote flushes (see HostBench.munmapAlone). */
+    private static final String BASELINE_CAVEAT =
+            "The baseline can hold flushes of CPUs left in mm_cpumask (lazy), so this can understate the cost.";
+
     private final HostMeasurements m;
     private final Profile base;
     private final Map<String, Double> values = new LinkedHashMap<>();
@@ -91,7 +95,9 @@ final class CalibratedProfile {
             List<String> why = new ArrayList<>();
             why.add("Remote shootdown: not mapped. munmap with remote CPUs was not slower than without:");
             why.addAll(figures);
-            why.add("so noise on this host hides the shootdown; rerun on a quieter machine or with more --iterations.");
+            why.add("so noise hides the shootdown, or the baseline flushed CPUs too: a CPU that ran this process");
+            why.add("lately stays in mm_cpumask in lazy TLB mode and a munmap that frees page tables flushes it.");
+            why.add("Rerun on a quieter machine or with more --iterations.");
             note(why.toArray(String[]::new));
             return;
         }
@@ -103,6 +109,7 @@ final class CalibratedProfile {
             why.add("hypercall's round trip with the host's flush work, which is what hypercall.ns charges:");
             why.addAll(figures);
             why.add("  = " + ns(diff) + " ns");
+            why.add(BASELINE_CAVEAT);
             why.add("Only a hypervisor backend charges hypercall.ns; the native backend sends IPIs instead.");
             key("hypercall.ns", diff, why);
         } else if (method.equals("native IPI") || method.equals("kvm pv tlb flush")) {
@@ -146,6 +153,7 @@ final class CalibratedProfile {
         if (m.remoteFlush().startsWith("kvm")) {
             why.add("Under KVM this latency includes the VM exits of sending and receiving the IPI.");
         }
+        why.add(BASELINE_CAVEAT);
         why.add("A difference of medians gives no spread, so both ends of the range get it.");
         key("ipi.latency.min.ns", latency, why);
         key("ipi.latency.max.ns", latency, List.of());

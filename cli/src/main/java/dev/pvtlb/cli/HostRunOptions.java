@@ -16,8 +16,9 @@ final class HostRunOptions {
             description = "CPUs to pin to, the initiator on the first, e.g. 0,1 (default: 0..online-1)")
     String cpus;
 
-    @Option(names = "--iterations", paramLabel = "N", description = "rounds of each host measurement (default 200)")
-    int iterations = BenchLimits.defaults().iterations();
+    /** Five times the host bench default: medians of munmap on a shared or virtualized host settle by then. */
+    @Option(names = "--iterations", paramLabel = "N", description = "rounds of each host measurement (default 1000)")
+    int iterations = 1000;
 
     @Option(names = "--bridge", paramLabel = "ffm|jna|auto", description = "native binding (default auto)")
     String bridge = "auto";
@@ -30,7 +31,7 @@ final class HostRunOptions {
         return HostCpus.parse(cpus, os.onlineCpus());
     }
 
-    /** The default limits with this many rounds: same mapping size and time bound as {@code pvtlb host bench}. */
+    /** The default limits with these rounds: same mapping size and time bound as {@code pvtlb host bench}. */
     BenchLimits limits() {
         if (iterations < 1 || iterations > MAX_ITERATIONS) {
             throw new ModelException("--iterations must be between 1 and " + MAX_ITERATIONS + ", got " + iterations);

@@ -67,8 +67,11 @@ public final class HostBench {
     /**
      * The rounds of {@link #munmapStorm} with no remote thread, on {@code cpu} alone
      * ({@code munmap_ns} only): the baseline a remote shootdown adds to. No other thread of
-     * this process is made to run meanwhile; the JVM's own service threads may still wake on
-     * another CPU and so put it in mm_cpumask now and then, which the median shrugs off.
+     * this process is made to run meanwhile, but that does not empty mm_cpumask: the JVM's
+     * own threads (JIT compilers, GC) run on other CPUs now and then, and a CPU that ran this
+     * process lately stays in the mask in lazy TLB mode, which a munmap that frees page
+     * tables must flush too. So the baseline can hold remote flushes of its own, of idle CPUs
+     * (a halted vCPU can be dearer to reach than a running one).
      */
     public HostBenchResult munmapAlone(int cpu, BenchLimits limits) {
         return run("munmap-alone", 0, new int[] {cpu}, limits, munmapRounds(0, limits));
