@@ -1,6 +1,5 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.ModelException;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.hostbench.HostBench;
@@ -18,9 +17,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code pvtlb host probe|bench}: the real machine pvtlb runs on, through the native bridge. */
+/** {@code pvtlb host probe|bench|compare}: the real machine pvtlb runs on, through the native bridge. */
 @Command(name = "host", description = "Probe and measure the real host.",
-        subcommands = {HostCommand.Probe.class, HostCommand.Bench.class})
+        subcommands = {HostCommand.Probe.class, HostCommand.Bench.class, HostCompareCommand.class})
 final class HostCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -73,18 +72,10 @@ final class HostCommand implements Runnable {
         @Override
         public Integer call() throws IOException {
             NativeOs os = NativeOs.select(bridge);
-            if (threads < 1 || threads > 1024) {
-                throw new ModelException("--threads must be between 1 and 1024, got " + threads);
-            }
-            int[] cpuList = parseCpus(cpus, os.onlineCpus());
+            HostRunOptions.checkThreads(threads);
+            int[] cpuList = HostCpus.parse(cpus, os.onlineCpus());
             HostBench hb = new HostBench(os, new HostProbe());
-            HostBenchResult r = switch (bench) {
-                case "munmap-storm" -> hb.munmapStorm(threads, cpuList, BenchLimits.defaults());
-                case "mprotect-noise" -> hb.mprotectNoise(threads, cpuList, BenchLimits.defaults());
-                case "madvise-touch" -> hb.madviseTouch(threads, cpuList, BenchLimits.defaults());
-                default -> throw new ModelException("unknown host benchmark '" + bench
-                        + "' (munmap-storm, mprotect-noise, madvise-touch)");
-            };
+            HostBenchResult r = hb.byName(bench, threads, cpuList, BenchLimits.defaults());
             var out = spec.commandLine().getOut();
             out.printf("host %s via %s: %d threads on cpus %s, %d iterations%n", r.benchmark(), r.backend(),
                     r.threads(), r.cpus(), r.iterations());
@@ -97,29 +88,6 @@ final class HostCommand implements Runnable {
                 Files.writeString(json, Json.write(r.toMap()), StandardCharsets.UTF_8);
             }
             return 0;
-        }
-
-        private static int[] parseCpus(String list, int online) {
-            if (list == null) {
-                int[] all = new int[online];
-                for (int i = 0; i < online; i++) {
-                    all[i] = i;
-                }
-                return all;
-            }
-            String[] parts = list.split(",");
-            int[] cpus = new int[parts.length];
-            for (int i = 0; i < parts.length; i++) {
-                try {
-                    cpus[i] = Integer.parseInt(parts[i].strip());
-                } catch (NumberFormatException e) {
-                    throw new ModelException("--cpus must be a comma-separated list of CPU numbers, got '" + list + "'");
-                }
-                if (cpus[i] < 0 || cpus[i] >= online) {
-                    throw new ModelException("--cpus names cpu" + cpus[i] + " but this host has " + online + " online CPUs");
-                }
-            }
-            return cpus;
         }
     }
 }

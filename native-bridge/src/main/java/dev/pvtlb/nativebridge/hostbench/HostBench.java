@@ -10,6 +10,7 @@ import dev.pvtlb.nativebridge.probe.TlbCounters;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -27,6 +28,9 @@ public final class HostBench {
     private static final int VICTIM_STEPS = 100_000;      // ~0.1-0.5 ms of work per victim chunk
     private static final int VICTIM_SCRATCH = 1 << 16;    // 512 KiB of longs: 128 pages of TLB reach
 
+    /** The benchmarks {@link #byName} runs, by the names {@code pvtlb host bench} takes. */
+    public static final List<String> NAMES = List.of("munmap-storm", "mprotect-noise", "madvise-touch");
+
     private final NativeOs os;
     private final HostProbe probe;
 
@@ -36,12 +40,45 @@ public final class HostBench {
     }
 
     /**
+     * Runs one of {@link #NAMES}.
+     *
+     * @throws IllegalArgumentException for any other name
+     */
+    public HostBenchResult byName(String name, int threads, int[] cpus, BenchLimits limits) {
+        return switch (name) {
+            case "munmap-storm" -> munmapStorm(threads, cpus, limits);
+            case "mprotect-noise" -> mprotectNoise(threads, cpus, limits);
+            case "madvise-touch" -> madviseTouch(threads, cpus, limits);
+            default -> throw new IllegalArgumentException("unknown host benchmark '" + name + "' ("
+                    + String.join(", ", NAMES) + ")");
+        };
+    }
+
+    /**
      * Per round: map a region, touch it from the initiator and read it from every remote
      * thread ({@code access_ns}: per page, on the remote threads), then time its munmap
      * ({@code munmap_ns}), which has to shoot down the remote CPUs' entries.
      */
     public HostBenchResult munmapStorm(int threads, int[] cpus, BenchLimits limits) {
-        return run("munmap-storm", threads, cpus, limits, (crew, deadline) -> {
+        requireRemoteThreads("munmap-storm", threads);
+        return run("munmap-storm", threads, cpus, limits, munmapRounds(threads, limits));
+    }
+
+    /**
+     * The rounds of {@link #munmapStorm} with no remote thread, on {@code cpu} alone
+     * ({@code munmap_ns} only): the baseline a remote shootdown adds to. No other thread of
+     * this process is made to run meanwhile, but that does not empty mm_cpumask: the JVM's
+     * own threads (JIT compilers, GC) run on other CPUs now and then, and a CPU that ran this
+     * process lately stays in the mask in lazy TLB mode, which a munmap that frees page
+     * tables must flush too. So the baseline can hold remote flushes of its own, of idle CPUs
+     * (a halted vCPU can be dearer to reach than a running one).
+     */
+    public HostBenchResult munmapAlone(int cpu, BenchLimits limits) {
+        return run("munmap-alone", 0, new int[] {cpu}, limits, munmapRounds(0, limits));
+    }
+
+    private Workload munmapRounds(int threads, BenchLimits limits) {
+        return (crew, deadline) -> {
             int pages = limits.pages();
             Samples munmap = new Samples();
             Samples[] access = Samples.perThread(threads);
@@ -50,12 +87,14 @@ public final class HostBench {
                 Mapping m = os.map(pages * os.pageSize(), Protection.READ_WRITE);
                 try {
                     m.touchPages(0, pages);
-                    crew.start(w -> {
-                        long t0 = System.nanoTime();
-                        m.readPages(0, pages);
-                        access[w].add((System.nanoTime() - t0) / (double) pages);
-                    });
-                    crew.await();
+                    if (threads > 0) {
+                        crew.start(w -> {
+                            long t0 = System.nanoTime();
+                            m.readPages(0, pages);
+                            access[w].add((System.nanoTime() - t0) / (double) pages);
+                        });
+                        crew.await();
+                    }
                     long t0 = System.nanoTime();
                     os.unmap(m);
                     munmap.add(System.nanoTime() - t0);
@@ -64,9 +103,12 @@ public final class HostBench {
                 }
                 rounds++;
             }
+            if (threads == 0) {
+                return new Outcome(rounds, Map.of("munmap_ns", munmap.toMetric("ns")));
+            }
             return new Outcome(rounds, metrics("munmap_ns", munmap.toMetric("ns"),
                     "access_ns", Samples.merge(access).toMetric("ns")));
-        });
+        };
     }
 
     /**
@@ -76,6 +118,7 @@ public final class HostBench {
      * Every flip flushes the victims' CPUs; the victims' chunk time shows what that costs them.
      */
     public HostBenchResult mprotectNoise(int threads, int[] cpus, BenchLimits limits) {
+        requireRemoteThreads("mprotect-noise", threads);
         return run("mprotect-noise", threads, cpus, limits, (crew, deadline) -> {
             int pages = limits.pages();
             Samples mprotect = new Samples();
@@ -114,6 +157,7 @@ public final class HostBench {
      * remote CPUs; the next round faults fresh zero-filled pages in.
      */
     public HostBenchResult madviseTouch(int threads, int[] cpus, BenchLimits limits) {
+        requireRemoteThreads("madvise-touch", threads);
         return run("madvise-touch", threads, cpus, limits, (crew, deadline) -> {
             int pages = limits.pages();
             Samples loop = new Samples();
@@ -175,14 +219,10 @@ public final class HostBench {
 
     private HostBenchResult run(String benchmark, int threads, int[] cpus, BenchLimits limits, Workload workload) {
         Objects.requireNonNull(limits, "limits");
-        if (threads < 1) {
-            throw new IllegalArgumentException(benchmark + " needs at least one remote thread: " + threads);
-        }
         if (cpus == null || cpus.length == 0) {
             throw new IllegalArgumentException(benchmark + " needs at least one CPU");
         }
-        int[] crewCpus = new int[threads];
-        Arrays.setAll(crewCpus, i -> cpus[(i + 1) % cpus.length]);
+        int[] crewCpus = crewCpus(threads, cpus);
         TlbCounters before = probe.tlbCounters();
         long start = System.nanoTime();
         long deadline = start + limits.maxRun().toNanos();
@@ -195,6 +235,19 @@ public final class HostBench {
         TlbCounters after = probe.tlbCounters();
         return new HostBenchResult(benchmark, os.name(), threads, Arrays.stream(cpus).boxed().toList(),
                 outcome.iterations(), elapsed, outcome.metrics(), after.deltaSince(before), after.absentVmstat());
+    }
+
+    /** Where the remote threads run: thread i on {@code cpus[(i + 1) % cpus.length]}, the initiator on cpus[0]. */
+    static int[] crewCpus(int threads, int[] cpus) {
+        int[] crew = new int[threads];
+        Arrays.setAll(crew, i -> cpus[(i + 1) % cpus.length]);
+        return crew;
+    }
+
+    private static void requireRemoteThreads(String benchmark, int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException(benchmark + " needs at least one remote thread: " + threads);
+        }
     }
 
     private static Map<String, Metric> metrics(String name1, Metric m1, String name2, Metric m2) {

@@ -1,6 +1,7 @@
 package dev.pvtlb.nativebridge.hostbench;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.Map;
 /**
  * What one host benchmark measured.
  *
- * @param benchmark "munmap-storm", "mprotect-noise" or "madvise-touch"
+ * @param benchmark "munmap-storm", "munmap-alone", "mprotect-noise" or "madvise-touch"
  * @param backend the NativeOs that made the calls ("ffm" or "jna")
  * @param threads remote threads besides the initiator
  * @param cpus the CPUs asked for: the initiator on the first, remote thread i on
@@ -38,6 +39,17 @@ public record HostBenchResult(
         absentCounters = List.copyOf(absentCounters);
     }
 
+    /**
+     * The CPUs other than the initiator's that remote threads ran on, each once, ascending:
+     * the CPUs a flush of this address space had to reach. Fewer than {@code threads} when
+     * threads outnumber the CPUs given, and empty when they all share the initiator's CPU.
+     */
+    public List<Integer> remoteCpus() {
+        int[] given = cpus.stream().mapToInt(Integer::intValue).toArray();
+        return Arrays.stream(HostBench.crewCpus(threads, given))
+                .filter(cpu -> cpu != given[0]).sorted().distinct().boxed().toList();
+    }
+
     /** The fields in a fixed order for JSON; metrics as {mean, stdev, unit, samples}. */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -45,6 +57,7 @@ public record HostBenchResult(
         m.put("backend", backend);
         m.put("threads", threads);
         m.put("cpus", cpus);
+        m.put("remote_cpus", remoteCpus());
         m.put("iterations", iterations);
         m.put("elapsed_ms", elapsed.toNanos() / 1e6);
         Map<String, Object> metricMaps = new LinkedHashMap<>();

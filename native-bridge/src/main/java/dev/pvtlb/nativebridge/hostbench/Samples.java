@@ -35,7 +35,18 @@ final class Samples {
             squares += (values[i] - mean) * (values[i] - mean);
         }
         double stdev = size < 2 ? 0 : Math.sqrt(squares / (size - 1));
-        return new Metric(mean, stdev, unit, size);
+        return new Metric(mean, median(), stdev, unit, size);
+    }
+
+    /** The middle value, or the mean of the two middle ones; NaN with no sample. */
+    double median() {
+        if (size == 0) {
+            return Double.NaN;
+        }
+        double[] sorted = Arrays.copyOf(values, size);
+        Arrays.sort(sorted);
+        int mid = size / 2;
+        return size % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
     }
 
     static Samples merge(Samples[] parts) {

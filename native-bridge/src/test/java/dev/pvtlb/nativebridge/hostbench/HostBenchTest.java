@@ -32,6 +32,16 @@ class HostBenchTest {
     }
 
     @Test
+    void munmapAloneRunsNoRemoteThread() {
+        HostBenchResult r = bench.munmapAlone(cpus[0], SMALL);
+        assertEquals("munmap-alone", r.benchmark());
+        assertEquals(0, r.threads());
+        assertEquals(List.of(cpus[0]), r.cpus());
+        assertEquals(List.of("munmap_ns"), List.copyOf(r.metrics().keySet()));
+        assertSane(r);
+    }
+
+    @Test
     void mprotectNoise() {
         HostBenchResult r = bench.mprotectNoise(1, cpus, SMALL);
         assertEquals(List.of("victim_ms", "mprotect_ns"), List.copyOf(r.metrics().keySet()));
@@ -64,6 +74,7 @@ class HostBenchTest {
     @Test
     void badArgumentsAreRefusedBeforeAnyThreadStarts() {
         assertThrows(IllegalArgumentException.class, () -> bench.munmapStorm(0, cpus, SMALL));
+        assertThrows(IllegalArgumentException.class, () -> bench.madviseTouch(0, cpus, SMALL));
         assertThrows(IllegalArgumentException.class, () -> bench.munmapStorm(1, new int[0], SMALL));
         assertThrows(IllegalArgumentException.class, () -> new BenchLimits(0, 4, Duration.ofSeconds(1)));
         assertTrue(BenchLimits.defaults().maxRun().compareTo(Duration.ofSeconds(5)) < 0);
@@ -82,6 +93,7 @@ class HostBenchTest {
         r.metrics().forEach((name, m) -> {
             assertTrue(m.mean() > 0, name + " " + m);
             assertTrue(m.samples() > 0, name + " " + m);
+            assertTrue(m.median() > 0, name + " " + m);
         });
         // Every counter this host has shows up as a delta; the rest are listed absent.
         TlbCounters now = probe.tlbCounters();

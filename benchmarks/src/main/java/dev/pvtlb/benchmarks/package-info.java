@@ -1,2 +1,0 @@
-/** Placeholder: this module is filled by a later issue. */
-package dev.pvtlb.benchmarks;

@@ -1,0 +1,103 @@
+package dev.pvtlb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pvtlb.nativebridge.hostbench.Metric;
+import dev.pvtlb.profile.Profile;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The mapping from host figures to profile keys, on figures chosen by hand. */
+class CalibratedProfileTest {
+    private static final Profile BASE = Profile.load(Profile.DEFAULT);
+
+    private static HostMeasurements host(String remoteFlush, List<Integer> remoteCpus, double alone, double remote) {
+        return new HostMeasurements("Test CPU", 4, "KVM", remoteFlush, "ffm", 0, remoteCpus, remoteCpus.size(), 16,
+                figure(150), figure(alone), figure(remote), figure(9000), figure(12000));
+    }
+
+    private static Metric figure(double median) {
+        return new Metric(median * 1.5, median, median / 10, "ns", 200);
+    }
+
+    private static Profile parse(CalibratedProfile p) {
+        return Profile.parse(p.yaml(), "calibrated.yaml");
+    }
+
+    @Test
+    void getpidBecomesSyscallNsAndEveryOtherKeyKeepsTheBase() {
+        CalibratedProfile p = new CalibratedProfile(host("native IPI", List.of(1), 5000, 7000), BASE);
+        Profile loaded = parse(p);
+        assertEquals("host-calibrated", loaded.name());
+        assertEquals(150.0, loaded.get("syscall.ns"));
+        for (String key : Profile.KEYS) {
+            if (!p.values().containsKey(key)) {
+                assertEquals(BASE.get(key), loaded.get(key), key);
+            }
+        }
+        assertTrue(p.yaml().contains("extends: x86-skylake\n"), p.yaml());
+        assertTrue(p.yaml().contains("# Host: Test CPU, 4 logical CPUs, hypervisor KVM, remote TLB flush by native IPI."), p.yaml());
+    }
+
+    @Test
+    void nativeIpiHostDerivesTheIpiLatencyFromTheMunmapDifference() {
+        // 2 remote CPUs add 3000 ns; the model adds 2*50 (send) + 404/2 (irq entry) + 20 (csd) besides the latency.
+        CalibratedProfile p = new CalibratedProfile(host("native IPI", List.of(1, 2), 5000, 8000), BASE);
+        assertEquals(Map.of("syscall.ns", 150.0, "ipi.latency.min.ns", 2678.0, "ipi.latency.max.ns", 2678.0), p.values());
+        Profile loaded = parse(p);
+        assertEquals(2678.0, loaded.get("ipi.latency.min.ns"));
+        assertEquals(2678.0, loaded.get("ipi.latency.max.ns"));
+        assertEquals(BASE.get("hypercall.ns"), loaded.get("hypercall.ns"));
+        assertTrue(p.yaml().contains("= -(2*50 + 202 + 20) ns"), p.yaml());
+        assertFalse(p.yaml().contains("#   ipi.latency.min.ns"), "a key set is not also listed as left at the base: " + p.yaml());
+    }
+
+    @Test
+    void kvmPvFlushStillSendsIpisToRunningVcpus() {
+        CalibratedProfile p = new CalibratedProfile(host("kvm pv tlb flush", List.of(1), 5000, 6000), BASE);
+        assertEquals(1000.0 - 50 - 202 - 20, p.values().get("ipi.latency.min.ns"));
+        assertTrue(p.yaml().contains("VM exits"), p.yaml());
+    }
+
+    @Test
+    void hypercallHostSetsHypercallNsToTheWholeDifferenceAndLeavesIpiKeys() {
+        CalibratedProfile p = new CalibratedProfile(host("hypercall (PVM_HC_FLUSH_TLB_MULTI)", List.of(1, 2, 3), 140_000, 158_000.25), BASE);
+        assertEquals(Map.of("syscall.ns", 150.0, "hypercall.ns", 18000.3), p.values());
+        Profile loaded = parse(p);
+        assertEquals(BASE.get("ipi.latency.min.ns"), loaded.get("ipi.latency.min.ns"));
+        assertTrue(p.yaml().contains("hypercall.ns, derived"), p.yaml());
+    }
+
+    @Test
+    void aShootdownHiddenByNoiseSetsNoKeyAndSaysWhy() {
+        CalibratedProfile p = new CalibratedProfile(host("native IPI", List.of(1), 9000, 8000), BASE);
+        assertEquals(Map.of("syscall.ns", 150.0), p.values());
+        assertTrue(p.yaml().contains("Remote shootdown: not mapped. munmap with remote CPUs was not slower"), p.yaml());
+        assertEquals(BASE.get("ipi.latency.min.ns"), parse(p).get("ipi.latency.min.ns"));
+    }
+
+    @Test
+    void aDifferenceSmallerThanTheModelsOtherIpiCostsSetsNoLatency() {
+        CalibratedProfile p = new CalibratedProfile(host("native IPI", List.of(1), 5000, 5200), BASE);
+        assertEquals(Map.of("syscall.ns", 150.0), p.values());
+        assertTrue(p.yaml().contains("Solving for ipi.latency leaves nothing"), p.yaml());
+    }
+
+    @Test
+    void noRemoteCpuAndUnknownMethodSetNothingRemote() {
+        assertEquals(Map.of("syscall.ns", 150.0),
+                new CalibratedProfile(host("native IPI", List.of(), 5000, 8000), BASE).values());
+        CalibratedProfile unknown = new CalibratedProfile(host("unknown", List.of(1), 5000, 8000), BASE);
+        assertEquals(Map.of("syscall.ns", 150.0), unknown.values());
+        assertTrue(unknown.yaml().contains("flushes remote TLBs by unknown"), unknown.yaml());
+    }
+
+    @Test
+    void theSameFiguresGiveTheSameFile() {
+        HostMeasurements m = host("native IPI", List.of(1), 5000, 8000);
+        assertEquals(new CalibratedProfile(m, BASE).yaml(), new CalibratedProfile(m, BASE).yaml());
+    }
+}
