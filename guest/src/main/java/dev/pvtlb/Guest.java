@@ -2,6 +2,7 @@ package dev.pvtlb;
 
 import dev.pvtlb.flush.FlushChecker;
 import dev.pvtlb.hazard.HazardLog;
+import dev.pvtlb.hazard.StepLog;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.mem.FrameAllocator;
 import dev.pvtlb.mem.PhysMem;
@@ -18,7 +19,9 @@ import dev.pvtlb.pvops.PvOpsPatcher;
 import dev.pvtlb.sched.IdleLoop;
 import dev.pvtlb.sched.Program;
 import dev.pvtlb.sched.Rcu;
+import dev.pvtlb.sched.Speculation;
 import dev.pvtlb.sched.Task;
+import dev.pvtlb.sim.Chooser;
 import dev.pvtlb.sim.Engine;
 import dev.pvtlb.sim.Rng;
 import dev.pvtlb.sim.SeededChooser;
@@ -55,6 +58,8 @@ public final class Guest implements AutoCloseable {
     private final CpuTime cpuTime;
     private final TraceStream trace = new TraceStream();
     private final HazardLog hazards;
+    private final Speculation speculation;
+    private StepLog stepLog;
     private final Topology topology;
     private final Cpu[] cpus;
     private final Rcu rcu;
@@ -69,14 +74,15 @@ public final class Guest implements AutoCloseable {
     private long nextCtxId = 1;
     private int liveTasks;
 
-    private Guest(GuestConfig config) {
+    private Guest(GuestConfig config, Chooser chooser) {
         this.config = config;
         this.profile = config.profile();
         this.costs = new Costs(profile);
         this.knobs = knobsFor(config);
         this.guestKnobs = new GuestKnobs(knobs);
         this.rng = new Rng(config.seed());
-        this.engine = new Engine(new SeededChooser(rng.forPurpose("chooser").nextLong()), config.quantumNs());
+        this.engine = new Engine(chooser != null ? chooser : new SeededChooser(rng.forPurpose("chooser").nextLong()),
+                config.quantumNs());
         this.topology = config.topology();
         int n = topology.cpus();
         this.mem = new PhysMem(config.memoryBytes());
@@ -116,6 +122,7 @@ public final class Guest implements AutoCloseable {
         for (Cpu c : cpus) {
             c.walker().observer(hazards);
         }
+        this.speculation = config.speculativeWalks() ? new Speculation(this) : null;
         this.rcu = new Rcu(this, n);
         this.initMm = new Mm(0, nextCtxId++, pageTables.allocPgd(), n, true);
         for (Cpu c : cpus) {
@@ -146,7 +153,12 @@ public final class Guest implements AutoCloseable {
 
     /** Boots a guest: memory, CPUs, init_mm, native pv_ops; every CPU starts in its idle loop. */
     public static Guest boot(GuestConfig config) {
-        return new Guest(config);
+        return new Guest(config, null);
+    }
+
+    /** Boots a guest whose choice points are answered by {@code chooser} from the first one on (the explorer). */
+    public static Guest boot(GuestConfig config, Chooser chooser) {
+        return new Guest(config, chooser);
     }
 
     // ------------------------------------------------------------------ building a workload
@@ -246,6 +258,22 @@ public final class Guest implements AutoCloseable {
     /** The hazard detectors' findings (always on). */
     public HazardLog hazards() {
         return hazards;
+    }
+
+    /** Speculative walks of lazy CPUs, or null when the scenario does not model them. */
+    public Speculation speculation() {
+        return speculation;
+    }
+
+    /** The readable step log, or null when steps are not being logged. */
+    public StepLog stepLog() {
+        return stepLog;
+    }
+
+    /** Starts logging every step (and trace event) into {@code log}. */
+    public void stepLog(StepLog log) {
+        this.stepLog = log;
+        trace.subscribe(e -> log.add(e.time(), e.cpu(), e.describe()));
     }
 
     public TraceStream trace() {

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  */
 public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBytes, Profile profile,
                           Map<String, String> knobs, long seed, long quantumNs, long schedSliceNs,
-                          PvBackend backend, int pcpus, int vms, boolean tracePvOps) {
+                          PvBackend backend, int pcpus, int vms, boolean tracePvOps, boolean speculativeWalks) {
     /** Default guest memory: 256 MiB. */
     public static final long DEFAULT_MEMORY = 256L << 20;
     /**
@@ -62,6 +62,7 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
         private int pcpus = 0;
         private int vms = 1;
         private boolean tracePvOps;
+        private boolean speculativeWalks;
 
         public Builder topology(Topology t) {
             this.topology = t;
@@ -84,6 +85,11 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
 
         public Builder memoryMiB(long mib) {
             return memoryBytes(mib << 20);
+        }
+
+        /** The profile chosen so far (the default one when none was). */
+        public Profile profile() {
+            return profile == null ? Profile.load(Profile.DEFAULT) : profile;
         }
 
         public Builder profile(Profile p) {
@@ -140,10 +146,21 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
             return this;
         }
 
+        /** Idle CPUs in lazy TLB mode walk their loaded page tables speculatively (a choice point). */
+        public Builder speculativeWalks(boolean on) {
+            this.speculativeWalks = on;
+            return this;
+        }
+
+        /** The backend chosen so far (native when none was). */
+        public PvBackend backend() {
+            return backend == null ? PvBackends.byName("native") : backend;
+        }
+
         public GuestConfig build() {
             return new GuestConfig(topology, sharedSmtTlb, memoryBytes,
                     profile == null ? Profile.load(Profile.DEFAULT) : profile, knobs, seed, quantumNs, schedSliceNs,
-                    backend == null ? PvBackends.byName("native") : backend, pcpus, vms, tracePvOps);
+                    backend(), pcpus, vms, tracePvOps, speculativeWalks);
         }
     }
 }

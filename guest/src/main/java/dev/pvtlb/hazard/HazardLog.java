@@ -77,6 +77,36 @@ public final class HazardLog implements WalkObserver {
     }
 
     /**
+     * A zap of [start, end) returns to user space without having flushed (its gather found
+     * nothing to flush): every CPU running the mm must hold no translation of the range that
+     * disagrees with the page tables, since the caller now takes the range to be gone.
+     */
+    public void checkRangeClean(Cpu initiator, Mm mm, long start, long end, String syscall) {
+        for (Cpu c : guest.cpus()) {
+            if (c == initiator || c.loadedMm() != mm || c.tlbState.isLazy) {
+                continue;
+            }
+            int pcid = c.currentPcid();
+            long[] found = {-1, 0};
+            c.tlb().forEach((p, vpn, pte, filledAt) -> {
+                long va = vpn << 12;
+                if (found[0] < 0 && p == pcid && va >= start && va < end) {
+                    long now = guest.pageTables().get(mm.pgd(), va);
+                    if (!Pte.present(now) || Pte.pfnOf(now) != Pte.pfnOf(pte)) {
+                        found[0] = va;
+                        found[1] = pte;
+                    }
+                }
+            });
+            if (found[0] >= 0) {
+                report(HazardKind.STALE_TRANSLATION, c.id, String.format(
+                        "%s of [0x%x, 0x%x) returned on cpu%d without a flush while cpu%d still holds 0x%x -> %s",
+                        syscall, start, end, initiator.id, c.id, found[0], Pte.describe(found[1])));
+            }
+        }
+    }
+
+    /**
      * Checks a TLB hit of {@code cpu} on entry {@code index} for {@code va}; returns false when
      * the use is stale (and reports it).
      */

@@ -58,6 +58,11 @@ public final class Mm {
         flushPending.remove(range);
     }
 
+    /** mm_tlb_flush_nested(): more than one zap of this mm between its changes and its flush. */
+    public boolean flushNested() {
+        return flushPending.size() > 1;
+    }
+
     public boolean flushPendingCovers(long va) {
         for (int i = 0; i < flushPending.size(); i++) {
             long[] r = flushPending.get(i);

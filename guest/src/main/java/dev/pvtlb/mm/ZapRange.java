@@ -29,6 +29,7 @@ public final class ZapRange extends KernelPath {
     private final Kind kind;
     private MmuGather gather;
     private long[] pending;
+    private boolean flushed;
 
     public ZapRange(Mm mm, long start, long end, Kind kind) {
         PageTables.checkUserRange(start, end);
@@ -54,7 +55,13 @@ public final class ZapRange extends KernelPath {
                 cost += (long) gather.clearedPtes() * c.pteOpNs;
                 pc = 1;
                 if (gather.needsFlush()) {
+                    flushed = true;
                     cpu.call(new FlushTlbMmRange(mm, gather.start(), gather.end(), PhysMem.PAGE_SHIFT, gather.freedTables()));
+                } else if (mm.flushNested() && g.knobs().nestedFlush) {
+                    // tlb_finish_mmu(): another zap may have cleared PTEs of this range and not
+                    // flushed yet; flush the whole range (and tables) rather than return early.
+                    flushed = true;
+                    cpu.call(new FlushTlbMmRange(mm, start, end, PhysMem.PAGE_SHIFT, true));
                 }
                 return cost;
             }
@@ -66,6 +73,10 @@ public final class ZapRange extends KernelPath {
                     g.allocator().free(pfn);
                 }
                 long cost = (long) pages.length * c.pteOpNs;
+                if (!flushed) {
+                    // Returning without a flush of its own: the range must already be clean.
+                    g.hazards().checkRangeClean(cpu, mm, start, end, name());
+                }
                 int[] tables = gather.tables();
                 if (tables.length == 0) {
                     cpu.ret();

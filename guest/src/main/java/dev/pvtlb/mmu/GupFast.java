@@ -20,7 +20,7 @@ public final class GupFast extends KernelPath {
     private final Mm mm;
     private final long va;
     private final LongConsumer result;
-    private WalkObserver observer = WalkObserver.NONE;
+    private WalkObserver observer;
     private Level level;
     private int table;
     private int expectedGen;
@@ -33,7 +33,7 @@ public final class GupFast extends KernelPath {
     }
 
     public GupFast observer(WalkObserver o) {
-        this.observer = o == null ? WalkObserver.NONE : o;
+        this.observer = o;
         return this;
     }
 
@@ -42,6 +42,9 @@ public final class GupFast extends KernelPath {
         Guest g = cpu.guest();
         FrameTable frames = g.allocator().frames();
         if (pc == 0) {
+            if (observer == null) {
+                observer = g.hazards();
+            }
             cpu.irqDisable();
             level = Level.PGD;
             table = mm.pgd();
@@ -72,6 +75,15 @@ public final class GupFast extends KernelPath {
         expectedGen = frames.generation(table);
         level = level.below();
         return cost;
+    }
+
+    @Override
+    public String describe() {
+        if (pc == 0) {
+            return String.format("gup_fast(0x%x): local_irq_save", va);
+        }
+        return String.format("gup_fast(0x%x): read %s entry of table frame 0x%x (gen %d)", va,
+                level.name().toLowerCase(java.util.Locale.ROOT), table, expectedGen);
     }
 
     private long finish(Cpu cpu, long pte, long cost) {

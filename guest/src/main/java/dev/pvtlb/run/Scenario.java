@@ -26,19 +26,22 @@ public final class Scenario {
     private final Map<String, String> knobs = new TreeMap<>();
     private long seed = 1;
     private int reps = 1;
-    private String profile = Profile.DEFAULT;
+    /** A profile name or file; null: the workload's own choice (the default profile, unless it overrides). */
+    private String profile;
     private Integer vcpus;
     private Topology topology;
     private Boolean sharedSmtTlb;
     private Long memoryBytes;
     private String backend = "native";
-    private int pcpus = 0;
-    private int vms = 1;
+    private Integer pcpus;
+    private Integer vms;
     /**
      * Batches may run this far past the next event (see Engine). 1 us bounds the extra delay
      * of an IPI's handling by a busy CPU to well under one IPI latency; 0 is exact.
      */
-    private long quantumNs = 1000;
+    private Long quantumNs;
+    private long defaultQuantumNs = 1000;
+    private final java.util.List<String> settings = new java.util.ArrayList<>();
 
     public Scenario(Workload workload) {
         this.workload = workload;
@@ -85,6 +88,7 @@ public final class Scenario {
     /** Applies one {@code key=value} setting: a machine key, a workload parameter or a knob. */
     public Scenario set(String key, String value) {
         String v = value.strip();
+        settings.add(key + "=" + v);
         switch (key) {
             case "vcpus" -> vcpus = (int) parseLong(key, v, 1, Topology.MAX_CPUS);
             case "memory" -> memoryBytes = parseLong(key, v, PhysMem.MIN_BYTES >> 20, PhysMem.MAX_BYTES >> 20) << 20;
@@ -148,9 +152,18 @@ public final class Scenario {
         return new LinkedHashMap<>(knobs);
     }
 
+    /**
+     * The quantum used when none was set: 1 us for runs; the explorer uses 0 (exact), since a
+     * batch running past the next event hides interleavings.
+     */
+    public Scenario defaultQuantum(long ns) {
+        this.defaultQuantumNs = ns;
+        return this;
+    }
+
     /** The guest configuration of repetition {@code rep} (seed + rep). */
     public GuestConfig guestConfig(int rep) {
-        GuestConfig.Builder b = GuestConfig.builder();
+        GuestConfig.Builder b = GuestConfig.builder().backend(backend);
         workload.configure(b, params());
         if (vcpus != null) {
             b.topology(Topology.flat(vcpus));
@@ -164,11 +177,23 @@ public final class Scenario {
         if (memoryBytes != null) {
             b.memoryBytes(memoryBytes);
         }
-        b.profile(Profile.load(profile));
+        if (profile != null) {
+            b.profile(Profile.load(profile));
+        }
+        if (pcpus != null) {
+            b.pcpus(pcpus);
+        }
+        if (vms != null) {
+            b.vms(vms);
+        }
         knobs.forEach(b::knob);
-        b.backend(backend).pcpus(pcpus).vms(vms);
         b.seed(seed + rep);
-        b.quantumNs(quantumNs);
+        b.quantumNs(quantumNs != null ? quantumNs : defaultQuantumNs);
         return b.build();
+    }
+
+    /** The settings given with {@link #set}, in the order given, for a trace file to repeat. */
+    public java.util.List<String> settings() {
+        return java.util.List.copyOf(settings);
     }
 }

@@ -3,6 +3,12 @@ package dev.pvtlb.run;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.workload.MunmapStorm;
 import dev.pvtlb.workload.Workload;
+import dev.pvtlb.workload.catalogue.Arm64StaleCpumask;
+import dev.pvtlb.workload.catalogue.GupFastVsFree;
+import dev.pvtlb.workload.catalogue.KvmPreemptedFlush;
+import dev.pvtlb.workload.catalogue.LazySpeculativeWalk;
+import dev.pvtlb.workload.catalogue.MadviseNestedFlush;
+import dev.pvtlb.workload.catalogue.SmtSiblingDedup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -14,7 +20,8 @@ public final class Workloads {
 
     public static List<Workload> all() {
         TreeMap<String, Workload> m = new TreeMap<>();
-        for (Workload w : List.of(new MunmapStorm())) {
+        for (Workload w : List.of(new MunmapStorm(), new GupFastVsFree(), new LazySpeculativeWalk(), new KvmPreemptedFlush(),
+                new SmtSiblingDedup(), new Arm64StaleCpumask(), new MadviseNestedFlush())) {
             m.put(w.name(), w);
         }
         for (Workload w : ServiceLoader.load(Workload.class)) {

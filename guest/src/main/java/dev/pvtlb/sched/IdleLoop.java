@@ -44,6 +44,9 @@ public final class IdleLoop extends KernelPath {
                 c.call(new SwitchMmPath(null));
             } else {
                 SwitchMm.enterLazyTlb(c);
+                if (g.speculation() != null && c.tlbState.isLazy) {
+                    g.speculation().wentLazy(c);
+                }
             }
             return g.costs().idleEnterNs;
         }

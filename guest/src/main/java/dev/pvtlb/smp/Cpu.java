@@ -58,6 +58,9 @@ public final class Cpu implements Event {
     private boolean online = true;
     private boolean extendedQs;
 
+    /** The last user address this CPU touched: where a speculative walk would go. */
+    private long lastUserVa = -1;
+
     // Host: a vCPU only executes while the host runs it on some pCPU.
     private boolean vcpuRunning = true;
     private boolean parked;
@@ -202,6 +205,7 @@ public final class Cpu implements Event {
      * access faults (the faulting entry is dropped, as x86 does on a page fault).
      */
     public long userAccess(long va, boolean write) {
+        lastUserVa = va;
         int pcid = currentPcid();
         long vpn = va >>> 12;
         Costs c = guest.costs();
@@ -365,6 +369,9 @@ public final class Cpu implements Event {
             return;
         }
         KernelPath p = stack[depth - 1];
+        if (guest.stepLog() != null) {
+            guest.stepLog().add(now, id, p.describe());
+        }
         // The step's cost belongs to the work it is about to do; a block belongs to the state
         // the step left (e.g. smp_call_function_many_cond: local call, then csd_lock_wait).
         TimeCategory workCategory = p.category();
@@ -406,6 +413,10 @@ public final class Cpu implements Event {
             queued = true;
             guest.engine().at(now, this);
         }
+    }
+
+    public long lastUserVa() {
+        return lastUserVa;
     }
 
     public boolean vcpuRunning() {
@@ -450,6 +461,7 @@ public final class Cpu implements Event {
         current = null;
         runQueue.clear();
         extendedQs = false;
+        lastUserVa = -1;
         vcpuRunning = true;
         parked = false;
     }

@@ -28,4 +28,9 @@ public abstract class KernelPath {
 
     /** The kernel function this path models, for traces. */
     public abstract String name();
+
+    /** One line for a step trace: the function and where in it this path is. */
+    public String describe() {
+        return name() + (pc == 0 ? "" : " #" + pc);
+    }
 }

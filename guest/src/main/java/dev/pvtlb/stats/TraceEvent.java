@@ -9,6 +9,14 @@ public record TraceEvent(long time, int cpu, String name, TlbFlushReason reason,
     /** TLB_FLUSH_ALL as the tracepoint prints it. */
     public static final long FLUSH_ALL = -1;
 
+    /** The event without time and CPU, as a step log line shows it. */
+    public String describe() {
+        if (reason != null) {
+            return String.format("tlb:tlb_flush reason:%s pages:%d", reason, pages);
+        }
+        return name + ": " + detail;
+    }
+
     @Override
     public String toString() {
         if (reason != null) {

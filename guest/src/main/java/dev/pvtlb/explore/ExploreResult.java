@@ -1,0 +1,20 @@
+package dev.pvtlb.explore;
+
+import dev.pvtlb.hazard.Hazard;
+import java.util.List;
+
+/**
+ * The verdict of an exploration: how many schedules ran, in how long, and for a hazard the
+ * schedule that first found it (number {@code foundAt}, counting from 1) and its shrunk form
+ * with the readable steps that lead to it.
+ */
+public record ExploreResult(String strategy, long schedules, double seconds, boolean exhausted, Hazard hazard,
+                            long foundAt, List<Choice> shrunk, long shrunkSteps, List<String> trace) {
+    public boolean safe() {
+        return hazard == null;
+    }
+
+    public double schedulesPerSecond() {
+        return seconds > 0 ? schedules / seconds : 0;
+    }
+}

@@ -1,0 +1,57 @@
+package dev.pvtlb.explore;
+
+import dev.pvtlb.hazard.Hazard;
+import dev.pvtlb.run.Scenario;
+import java.util.List;
+
+/**
+ * The schedule explorer: runs a scenario under schedule after schedule chosen by a strategy,
+ * until a hazard is found or the budget (schedules or seconds) is spent. A found schedule is
+ * shrunk and replayed once more with the step log on, for a readable trace.
+ */
+public final class Explorer {
+    /** Lines of readable trace kept before the violation. */
+    public static final int TRACE_LINES = 80;
+
+    private final Scenario scenario;
+
+    public Explorer(Scenario scenario) {
+        this.scenario = scenario.defaultQuantum(0);
+    }
+
+    public ExploreResult explore(Strategy strategy, long budgetSchedules, double budgetSeconds) {
+        ScheduleRunner runner = new ScheduleRunner(scenario);
+        long start = System.nanoTime();
+        long n = 0;
+        while (n < budgetSchedules && !strategy.exhausted()
+                && (System.nanoTime() - start) / 1e9 < budgetSeconds) {
+            ScheduleRun r = runner.run(strategy.schedule((int) Math.min(n, Integer.MAX_VALUE)), 0);
+            n++;
+            strategy.finished(r.choices());
+            if (r.found()) {
+                double seconds = (System.nanoTime() - start) / 1e9;
+                ScheduleRun small = new Shrinker(runner).shrink(r);
+                ScheduleRun readable = runner.run(new ReplaySource(small.choices(), true), TRACE_LINES);
+                Hazard h = readable.found() ? readable.hazard() : small.hazard();
+                return new ExploreResult(strategy.name(), n, seconds, false, h, n, small.choices(), readable.steps(),
+                        readable.stepLog());
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        return new ExploreResult(strategy.name(), n, seconds, strategy.exhausted(), null, 0, List.of(), 0, List.of());
+    }
+
+    /** Replays {@code choices} strictly, with the step log on. */
+    public ScheduleRun replay(List<Choice> choices) {
+        return new ScheduleRunner(scenario).run(new ReplaySource(choices, true), TRACE_LINES);
+    }
+
+    public static Strategy strategy(String name, long seed, int depth, int bound) {
+        return switch (name) {
+            case "random" -> new RandomStrategy(seed);
+            case "pct" -> new PctStrategy(seed, depth);
+            case "exhaustive" -> new ExhaustiveStrategy(bound);
+            default -> throw new dev.pvtlb.ModelException("unknown strategy '" + name + "' (random, pct, exhaustive)");
+        };
+    }
+}

@@ -1,0 +1,51 @@
+package dev.pvtlb.explore;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.GuestConfig;
+import dev.pvtlb.hazard.Hazard;
+import dev.pvtlb.hazard.StepLog;
+import dev.pvtlb.run.Scenario;
+import java.util.List;
+
+/**
+ * Runs one schedule of a scenario: boots its guest with the schedule's chooser, sets up the
+ * workload, runs until the first hazard (the run stops there) or the end. The guest
+ * configuration is built once and reused for every schedule.
+ */
+final class ScheduleRunner {
+    /** Bound on steps of one schedule: a catalogue scenario needs a few thousand. */
+    static final long MAX_STEPS = 5_000_000;
+
+    private final Scenario scenario;
+    private final GuestConfig config;
+
+    ScheduleRunner(Scenario scenario) {
+        this.scenario = scenario;
+        this.config = scenario.guestConfig(0);
+    }
+
+    Scenario scenario() {
+        return scenario;
+    }
+
+    ScheduleRun run(ChoiceSource source, int logLines) {
+        RecordingChooser chooser = new RecordingChooser(source);
+        try (Guest g = Guest.boot(config, chooser)) {
+            StepLog log = logLines > 0 ? new StepLog(logLines) : null;
+            if (log != null) {
+                g.stepLog(log);
+            }
+            Hazard[] first = {null};
+            g.hazards().listener(h -> {
+                if (first[0] == null) {
+                    first[0] = h;
+                    g.engine().stop();
+                }
+            });
+            scenario.workload().setUp(g, scenario.params());
+            g.engine().run(Long.MAX_VALUE, MAX_STEPS);
+            return new ScheduleRun(List.copyOf(chooser.taken()), first[0], g.engine().steps(),
+                    log == null ? List.of() : log.lines());
+        }
+    }
+}
