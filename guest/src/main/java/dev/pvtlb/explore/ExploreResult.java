@@ -14,6 +14,11 @@ public record ExploreResult(String strategy, long schedules, double seconds, boo
         return hazard == null;
     }
 
+    /** Choices of the shrunk schedule that depart from the default answer. */
+    public long nonDefaultChoices() {
+        return shrunk.stream().filter(c -> c.taken() != 0).count();
+    }
+
     public double schedulesPerSecond() {
         return seconds > 0 ? schedules / seconds : 0;
     }

@@ -23,6 +23,19 @@ final class Shrinker {
     ScheduleRun shrink(ScheduleRun failing) {
         HazardKind kind = failing.hazard().kind();
         ScheduleRun best = failing;
+        // Pass 0: the shortest prefix that still fails (default answers after it), by bisection.
+        int lo = 0;
+        int hi = best.choices().size();
+        while (lo < hi && attempts < MAX_ATTEMPTS) {
+            int mid = (lo + hi) >>> 1;
+            ScheduleRun r = attempt(new ArrayList<>(best.choices().subList(0, mid)), kind);
+            if (r != null) {
+                hi = mid;
+                best = r;
+            } else {
+                lo = mid + 1;
+            }
+        }
         // Pass 1: answers back to the default.
         for (int i = best.choices().size() - 1; i >= 0 && attempts < MAX_ATTEMPTS; i--) {
             if (i >= best.choices().size() || best.choices().get(i).taken() == 0) {

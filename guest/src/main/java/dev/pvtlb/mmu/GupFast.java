@@ -21,14 +21,29 @@ public final class GupFast extends KernelPath {
     private final long va;
     private final LongConsumer result;
     private WalkObserver observer;
+    private final int pages;
     private Level level;
     private int table;
     private int expectedGen;
+    private int done;
+    private long first;
 
     /** Walks {@code va}; hands the leaf PTE (0 when not present or the walk failed) to {@code result}. */
     public GupFast(Mm mm, long va, LongConsumer result) {
+        this(mm, va, 1, result);
+    }
+
+    /**
+     * Pins {@code pages} pages from {@code va} (gup_pte_range() over one page table: the range
+     * is cut at the table's end). Each PTE read and page reference is one step, so the walk
+     * stays inside the PTE table for as long as a large pin takes; hands the first page's PTE
+     * (0 when the walk failed at once) to {@code result}.
+     */
+    public GupFast(Mm mm, long va, int pages, LongConsumer result) {
         this.mm = mm;
         this.va = va;
+        int inTable = (int) (512 - ((va >>> 12) & 511));
+        this.pages = Math.max(1, Math.min(pages, inTable));
         this.result = result;
     }
 
@@ -58,12 +73,22 @@ public final class GupFast extends KernelPath {
                     frames.generation(table));
             return finish(cpu, 0, cost);
         }
+        if (level == Level.PTE) {
+            // gup_pte_range(): read the PTE, take a reference on its page (try_grab_folio).
+            long e = g.mem().readWord(table, level.index(va + ((long) done << 12)));
+            if (done == 0) {
+                first = e;
+            }
+            done++;
+            cost += g.costs().pteOpNs;
+            if (!Pte.present(e) || done == pages) {
+                return finish(cpu, first, cost);
+            }
+            return cost;
+        }
         long e = g.mem().readWord(table, level.index(va));
         if (!Pte.present(e)) {
             return finish(cpu, 0, cost);
-        }
-        if (level == Level.PTE) {
-            return finish(cpu, e, cost);
         }
         long next = Pte.pfnOf(e);
         if (next == 0 || !g.mem().contains(next << 12)) {
@@ -82,7 +107,11 @@ public final class GupFast extends KernelPath {
         if (pc == 0) {
             return String.format("gup_fast(0x%x): local_irq_save", va);
         }
-        return String.format("gup_fast(0x%x): read %s entry of table frame 0x%x (gen %d)", va,
+        if (level == Level.PTE) {
+            // One line for the whole PTE loop: the step log folds repeats.
+            return String.format("gup_fast(0x%x): gup_pte_range reading PTEs of table frame 0x%x (gen %d)", va, table, expectedGen);
+        }
+        return String.format("gup_fast(0x%x): read %s entry -> table frame 0x%x (gen %d)", va,
                 level.name().toLowerCase(java.util.Locale.ROOT), table, expectedGen);
     }
 

@@ -14,5 +14,11 @@ public enum ChoicePoint {
     /** Whether the host preempts a vCPU at a scheduling point. */
     PREEMPT,
     /** Whether an idle or lazy CPU walks its loaded page tables speculatively now. */
-    SPECULATIVE_WALK
+    SPECULATIVE_WALK,
+    /**
+     * How long a scenario's task computes before its next operation, within a range the
+     * scenario gives: the relative phase of independent activity on different CPUs, which
+     * fixed step costs would otherwise pin down.
+     */
+    DELAY
 }

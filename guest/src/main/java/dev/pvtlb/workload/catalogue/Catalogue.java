@@ -5,6 +5,7 @@ import dev.pvtlb.mm.Mm;
 import dev.pvtlb.mm.ZapRange;
 import dev.pvtlb.mmu.GupFast;
 import dev.pvtlb.sched.Op;
+import dev.pvtlb.workload.Delay;
 import dev.pvtlb.workload.Metric;
 import dev.pvtlb.workload.Params;
 import dev.pvtlb.workload.Sleep;
@@ -23,7 +24,7 @@ import java.util.function.Supplier;
 abstract class Catalogue implements Workload {
     static final long PAGE = 4096;
     /** Guest memory of a catalogue scenario: small, so a schedule boots in microseconds. */
-    static final long MEMORY = 2L << 20;
+    static final long MEMORY = 4L << 20;
 
     /** Region {@code i}: 2 MiB apart, so each has its own page-table page. */
     static long region(int i) {
@@ -59,8 +60,13 @@ abstract class Catalogue implements Workload {
         return new Syscall(t -> new ZapRange(mm, start, start + pages * PAGE, ZapRange.Kind.MADV_DONTNEED), null);
     }
 
-    static Op gupFast(Mm mm, long va) {
-        return new Syscall(t -> new GupFast(mm, va, pte -> { }), null);
+    /** A chosen delay in [min, max], {@code points} alternatives (ChoicePoint.DELAY). */
+    static Op delay(long min, long max, int points) {
+        return new Delay(min, max, points);
+    }
+
+    static Op gupFast(Mm mm, long va, int pages) {
+        return new Syscall(t -> new GupFast(mm, va, pages, pte -> { }), null);
     }
 
     @Override

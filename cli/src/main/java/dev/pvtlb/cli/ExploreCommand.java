@@ -1,0 +1,100 @@
+package dev.pvtlb.cli;
+
+import dev.pvtlb.ModelException;
+import dev.pvtlb.explore.ExploreResult;
+import dev.pvtlb.explore.Explorer;
+import dev.pvtlb.explore.Strategy;
+import dev.pvtlb.explore.TraceFile;
+import dev.pvtlb.run.Scenario;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code pvtlb explore SCENARIO}: hunt for hazards over schedules. Exit 0 when the budget ran
+ * out with no hazard, 1 when one was found (its shrunk trace printed, and written with --trace).
+ */
+@Command(name = "explore", description = "Explore schedules of a scenario for stale translations and walks after free.")
+final class ExploreCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "a built-in scenario (see 'pvtlb scenarios')")
+    String scenario;
+
+    @Option(names = "--backend", paramLabel = "B", description = "pv_ops backend (default: native)")
+    String backend = "native";
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a machine key, workload parameter or knob")
+    List<String> sets = new ArrayList<>();
+
+    @Option(names = "--strategy", paramLabel = "S", description = "random (default), pct or exhaustive")
+    String strategy = "random";
+
+    @Option(names = "--budget", paramLabel = "N", description = "at most N schedules (default: 10000)")
+    long budget = 10_000;
+
+    @Option(names = "--seconds", paramLabel = "S", description = "at most S seconds of exploring (default: 600)")
+    double seconds = 600;
+
+    @Option(names = "--depth", paramLabel = "D", description = "pct: bug depth, d-1 change points (default: 3)")
+    int depth = 3;
+
+    @Option(names = "--bound", paramLabel = "B", description = "exhaustive: most non-default choices (default: 2)")
+    int bound = 2;
+
+    @Option(names = "--seed", paramLabel = "N", description = "scenario and strategy seed (default: 1)")
+    long seed = 1;
+
+    @Option(names = "--trace", paramLabel = "FILE", description = "write a found hazard's trace here (for pvtlb replay)")
+    Path trace;
+
+    @Override
+    public Integer call() throws IOException {
+        if (budget < 1 || seconds <= 0) {
+            throw new ModelException("--budget must be >= 1 and --seconds > 0");
+        }
+        Scenario s = Scenarios.build(scenario, backend, seed, sets);
+        Strategy st;
+        try {
+            st = Explorer.strategy(strategy, seed, depth, bound);
+        } catch (IllegalArgumentException e) {
+            throw new ModelException(e.getMessage());
+        }
+        ExploreResult r = new Explorer(s).explore(st, budget, seconds);
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("scenario %s  backend %s  knobs %s  strategy %s  seed %d%n", scenario, backend,
+                String.join(" ", sets), r.strategy(), seed);
+        out.printf("schedules: %d in %.2f s (%.0f schedules/s)%s%n", r.schedules(), r.seconds(), r.schedulesPerSecond(),
+                r.exhausted() ? ", every schedule within the bound" : "");
+        if (r.safe()) {
+            out.println("verdict: SAFE (no hazard in " + r.schedules() + " schedules)");
+            return 0;
+        }
+        out.println("verdict: HAZARD " + r.hazard().kind() + " found in schedule " + r.foundAt()
+                + "; shrunk to " + r.nonDefaultChoices() + " non-default of " + r.shrunk().size() + " choices, "
+                + r.shrunkSteps() + " steps");
+        out.println(r.hazard());
+        out.println();
+        out.println("trace (last steps before the violation):");
+        r.trace().forEach(l -> out.println("  " + l));
+        if (trace != null) {
+            TraceFile f = new TraceFile(scenario, backend, seed, s.settings(), r.hazard().kind(), r.hazard().cpu(),
+                    r.hazard().timeNs(), r.shrunk());
+            Files.writeString(trace, f.write(r.trace()), StandardCharsets.UTF_8);
+            out.println();
+            out.println("trace written to " + trace + " (pvtlb replay " + trace + ")");
+        }
+        return 1;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.pvtlb.cli;
+
+import dev.pvtlb.ModelException;
+import dev.pvtlb.explore.Explorer;
+import dev.pvtlb.explore.ScheduleRun;
+import dev.pvtlb.explore.TraceFile;
+import dev.pvtlb.run.Scenario;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.MalformedInputException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code pvtlb replay FILE}: re-runs a trace written by explore. Exit 1 when the recorded
+ * hazard happens again; a file that was changed, or a run that does not reproduce it, is an
+ * error (exit 2), never a silent different run.
+ */
+@Command(name = "replay", description = "Re-run a hazard trace written by 'pvtlb explore --trace'.")
+final class ReplayCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "a trace file")
+    Path file;
+
+    @Override
+    public Integer call() throws IOException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (MalformedInputException e) {
+            throw new ModelException("not a pvtlb trace file (not UTF-8 text): " + file);
+        }
+        TraceFile t = TraceFile.parse(text);
+        Scenario s = Scenarios.build(t.scenario(), t.backend(), t.seed(), t.settings());
+        ScheduleRun r = new Explorer(s).replay(t.choices());
+        PrintWriter out = spec.commandLine().getOut();
+        if (!r.found() || r.hazard().kind() != t.kind() || r.hazard().cpu() != t.cpu() || r.hazard().timeNs() != t.timeNs()) {
+            throw new ModelException("replay did not reproduce the recorded " + t.kind() + " on cpu" + t.cpu() + " at "
+                    + t.timeNs() + " ns (got: " + (r.found() ? r.hazard() : "no hazard") + ")");
+        }
+        out.println("reproduced: " + r.hazard());
+        out.println();
+        out.println("trace (last steps before the violation):");
+        r.stepLog().forEach(l -> out.println("  " + l));
+        return 1;
+    }
+}
