@@ -78,13 +78,13 @@ public final class HazardLog implements WalkObserver {
 
     /**
      * A zap of [start, end) returns to user space without having flushed (its gather found
-     * nothing to flush): every CPU running the mm must hold no translation of the range that
+     * nothing to flush): every CPU executing the mm must hold no translation of the range that
      * disagrees with the page tables, since the caller now takes the range to be gone.
      */
     public void checkRangeClean(Cpu initiator, Mm mm, long start, long end, String syscall) {
         for (Cpu c : guest.cpus()) {
-            if (c == initiator || c.loadedMm() != mm || c.tlbState.isLazy) {
-                continue;
+            if (c == initiator || c.loadedMm() != mm || c.tlbState.isLazy || !c.vcpuRunning()) {
+                continue; // a vCPU that is not running may owe a deferred flush: it is checked when it uses one
             }
             int pcid = c.currentPcid();
             long[] found = {-1, 0};

@@ -16,9 +16,14 @@ import java.util.List;
  * the host's fair scheduler). A vCPU is running, preempted (runnable, off its pCPU) or halted
  * (after HLT; not runnable). The guest's vCPU i sits on pCPU i mod P; other VMs' vCPUs are
  * spread after it, so with V vCPUs per VM on V pCPUs every pCPU holds one vCPU of each VM.
- * Slice ends are choice points (PREEMPT) within [slice/2, 3*slice/2].
+ * Slice ends are choice points (PREEMPT) among {@value #SLICE_POINTS} values in
+ * [slice/2, 3*slice/2], so pCPUs drift apart as real hosts' timers do rather than switch in
+ * lockstep.
  */
 public final class HostModel implements VcpuHost {
+    /** Alternatives of each slice length. */
+    static final int SLICE_POINTS = 16;
+
     private final Guest guest;
     private final Engine engine;
     private final Pcpu[] pcpus;
@@ -91,7 +96,7 @@ public final class HostModel implements VcpuHost {
         }
         pc.timerArmed = true;
         long gen = ++pc.timerGen;
-        long slice = engine.chooseInRange(ChoicePoint.PREEMPT, sliceNs / 2, sliceNs * 3 / 2, 3);
+        long slice = engine.chooseInRange(ChoicePoint.PREEMPT, sliceNs / 2, sliceNs * 3 / 2, SLICE_POINTS);
         engine.at(engine.now() + slice, e -> {
             if (pc.timerGen == gen) {
                 sliceEnd(pc);
