@@ -1,0 +1,149 @@
+package dev.pvtlb.explore;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pvtlb.hazard.HazardKind;
+import dev.pvtlb.run.Scenario;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The catalogue's verdicts, with schedule budgets (never wall-clock): each unsafe variant is
+ * found by the default strategy (random) for five seeds within {@value #FIND_BUDGET}
+ * schedules, with the hazard kind the catalogue names; each safe variant runs
+ * {@value #SAFE_BUDGET} schedules without a report.
+ */
+class CatalogueTest {
+    static final int FIND_BUDGET = 2_000;
+    static final int SAFE_BUDGET = 10_000;
+
+    static Scenario scenario(String name, String backend, String sets, long seed) {
+        Scenario s = Scenario.of(name).backend(backend).seed(seed);
+        if (!sets.isBlank()) {
+            for (String kv : sets.split(" ")) {
+                int eq = kv.indexOf('=');
+                s.set(kv.substring(0, eq), kv.substring(eq + 1));
+            }
+        }
+        return s;
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @CsvSource(delimiter = ';', value = {
+        "gup-fast-vs-free; xen-pv; tableFree=immediate; WALK_AFTER_FREE",
+        "gup-fast-vs-free; hyperv; tableFree=immediate; WALK_AFTER_FREE",
+        "lazy-speculative-walk; native; lazy=skip-nofree; WALK_AFTER_FREE",
+        "kvm-preempted-flush; kvm; kvm.hostClearPreempted=plain-write; STALE_TRANSLATION",
+        "smt-sibling-dedup; native; native.smtSiblingDedup=true; STALE_TRANSLATION",
+        "arm64-stale-cpumask; arm64; arm64.flush=local arm64.mmCpumask=stale; STALE_TRANSLATION",
+        "madvise-nested-flush; native; nestedFlush=skip; STALE_TRANSLATION"
+    })
+    void unsafeVariantsAreFoundForFiveSeeds(String name, String backend, String sets, HazardKind kind) {
+        long[] firstHit = new long[5];
+        for (int seed = 1; seed <= 5; seed++) {
+            ExploreResult r = new Explorer(scenario(name, backend, sets, seed)).explore(new RandomStrategy(seed), FIND_BUDGET, 1e9);
+            assertFalse(r.safe(), name + " " + sets + " seed " + seed + ": nothing in " + r.schedules() + " schedules");
+            assertEquals(kind, r.hazard().kind(), r.hazard().toString());
+            assertTrue(r.shrunk().size() <= r.foundAt() * 10_000, "a schedule was recorded");
+            firstHit[seed - 1] = r.foundAt();
+        }
+        long[] sorted = firstHit.clone();
+        Arrays.sort(sorted);
+        System.out.printf("catalogue %s [%s] %s: first hit at schedules %s, median %d%n", name, backend, sets,
+                Arrays.toString(firstHit), sorted[2]);
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @CsvSource(delimiter = ';', value = {
+        "gup-fast-vs-free; native; tableFree=immediate",
+        "gup-fast-vs-free; xen-pv; tableFree=rcu",
+        "gup-fast-vs-free; hyperv; tableFree=ipi-sync",
+        "lazy-speculative-walk; native; lazy=skip",
+        "lazy-speculative-walk; native; lazy=ipi",
+        "lazy-speculative-walk; native; lazy=off",
+        "kvm-preempted-flush; kvm; kvm.hostClearPreempted=xchg",
+        "smt-sibling-dedup; native; native.smtSiblingDedup=true smt.sharedTlb=true",
+        "arm64-stale-cpumask; arm64; arm64.flush=local arm64.mmCpumask=tracked",
+        "arm64-stale-cpumask; arm64; arm64.flush=broadcast arm64.mmCpumask=stale",
+        "madvise-nested-flush; native; nestedFlush=flush"
+    })
+    void safeVariantsRunTenThousandSchedulesClean(String name, String backend, String sets) {
+        ExploreResult r = new Explorer(scenario(name, backend, sets, 7)).explore(new RandomStrategy(7), SAFE_BUDGET, 1e9);
+        assertTrue(r.safe(), () -> r.hazard() + "\n" + String.join("\n", r.trace()));
+        assertEquals(SAFE_BUDGET, r.schedules());
+        System.out.printf("catalogue %s [%s] %s: safe, %d schedules, %.0f schedules/s%n", name, backend, sets,
+                r.schedules(), r.schedulesPerSecond());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"pct", "exhaustive"})
+    void theOtherStrategiesFindTheSmtShortcutToo(String strategy) {
+        ExploreResult r = new Explorer(scenario("smt-sibling-dedup", "native", "native.smtSiblingDedup=true", 1))
+                .explore(Explorer.strategy(strategy, 1, 3, 1), FIND_BUDGET, 1e9);
+        assertFalse(r.safe());
+        assertEquals(HazardKind.STALE_TRANSLATION, r.hazard().kind());
+    }
+
+    @ParameterizedTest(name = "bound {0}")
+    @CsvSource({"0,1", "1"})
+    void exhaustiveSearchEndsWhenEveryBoundedScheduleRan(int bound) {
+        ExhaustiveStrategy st = new ExhaustiveStrategy(bound);
+        ExploreResult r = new Explorer(scenario("arm64-stale-cpumask", "arm64", "arm64.flush=broadcast", 1))
+                .explore(st, 1_000_000, 1e9);
+        assertTrue(r.safe());
+        assertTrue(r.exhausted(), "bound " + bound + " ran out after " + r.schedules() + " schedules");
+        if (bound == 0) {
+            assertEquals(1, r.schedules(), "bound 0: only the all-default schedule");
+        } else {
+            assertTrue(r.schedules() > 1);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"lazy-speculative-walk;native;lazy=skip-nofree", "kvm-preempted-flush;kvm;kvm.hostClearPreempted=plain-write"})
+    void aFoundHazardReplaysExactlyFromItsTraceFile(String spec) {
+        String[] p = spec.split(";");
+        Scenario s = scenario(p[0], p[1], p[2], 3);
+        ExploreResult r = new Explorer(s).explore(new RandomStrategy(3), FIND_BUDGET, 1e9);
+        assertFalse(r.safe());
+        TraceFile t = new TraceFile(p[0], p[1], 3, s.settings(), r.hazard().kind(), r.hazard().cpu(), r.hazard().timeNs(), r.shrunk());
+        TraceFile back = TraceFile.parse(t.write(r.trace()));
+        assertEquals(t, back);
+        ScheduleRun again = new Explorer(scenario(p[0], p[1], p[2], 3)).replay(back.choices());
+        assertEquals(r.hazard(), again.hazard(), "same hazard, same CPU, same virtual time");
+        assertEquals(r.trace(), again.stepLog(), "and the same readable trace");
+        assertTrue(again.stepLog().get(again.stepLog().size() - 1).contains("hazard: " + r.hazard().kind()),
+                again.stepLog().get(again.stepLog().size() - 1));
+    }
+
+    @org.junit.jupiter.api.Test
+    void changedTruncatedOrForeignTraceFilesAreRefused() {
+        Scenario s = scenario("lazy-speculative-walk", "native", "lazy=skip-nofree", 3);
+        ExploreResult r = new Explorer(s).explore(new RandomStrategy(3), FIND_BUDGET, 1e9);
+        String text = new TraceFile("lazy-speculative-walk", "native", 3, s.settings(), r.hazard().kind(), r.hazard().cpu(),
+                r.hazard().timeNs(), r.shrunk()).write(r.trace());
+        List<String> lines = new ArrayList<>(text.lines().toList());
+        int c = 0;
+        while (!lines.get(c).startsWith("c ")) {
+            c++;
+        }
+        String edited = lines.get(c);
+        lines.set(c, edited.substring(0, edited.length() - 1) + (edited.endsWith("0") ? "1" : "0"));
+        assertRefused(String.join("\n", lines), "trace file was changed or damaged: its checksum does not match its contents");
+        assertRefused(text.substring(0, text.indexOf("checksum") - 20), "trace file is truncated: its last line is not the checksum");
+        assertRefused(text.substring(0, 100), "not a pvtlb trace file (it must start with 'pvtlb-trace 1')");
+        assertRefused("hello\n", "not a pvtlb trace file (it must start with 'pvtlb-trace 1')");
+        assertRefused(text.replace("checksum ", "checksum 0"), "trace file was changed or damaged: its checksum does not match its contents");
+    }
+
+    private static void assertRefused(String text, String message) {
+        dev.pvtlb.ModelException e = org.junit.jupiter.api.Assertions.assertThrows(dev.pvtlb.ModelException.class,
+                () -> TraceFile.parse(text));
+        assertEquals(message, e.getMessage());
+    }
+}
