@@ -135,7 +135,7 @@ class CatalogueTest {
         String edited = lines.get(c);
         lines.set(c, edited.substring(0, edited.length() - 1) + (edited.endsWith("0") ? "1" : "0"));
         assertRefused(String.join("\n", lines), "trace file was changed or damaged: its checksum does not match its contents");
-        assertRefused(text.substring(0, text.indexOf("checksum") - 20), "trace file is truncated: its last line is not the checksum");
+        assertRefused(text.substring(0, text.indexOf("\nchecksum ") - 20), "trace file is truncated: its last line is not the checksum");
         assertRefused(text.substring(0, 100), "not a pvtlb trace file (it must start with 'pvtlb-trace 1')");
         assertRefused("hello\n", "not a pvtlb trace file (it must start with 'pvtlb-trace 1')");
         assertRefused(text.replace("checksum ", "checksum 0"), "trace file was changed or damaged: its checksum does not match its contents");
