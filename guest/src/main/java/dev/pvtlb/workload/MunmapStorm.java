@@ -18,7 +18,9 @@ import java.util.function.Supplier;
  * The shape of the {@code munmap -n 64 -t 16} test of reference/smt-sibling-flush.txt: threads
  * of one process keep touching their working memory while each, in a loop, maps a region of
  * {@code pages} pages, touches it, and unmaps it, so every munmap shoots down the TLBs of the
- * CPUs running the other threads. Default machine: a 4-core, 8-thread desktop.
+ * CPUs running the other threads. Default machine: a 4-core, 8-thread desktop. With
+ * {@code processes} above 1 the threads are dealt to that many processes, each flushing only
+ * its own threads' CPUs (a flush storm across processes).
  */
 public final class MunmapStorm implements Workload {
     @Override
@@ -35,6 +37,7 @@ public final class MunmapStorm implements Workload {
     public Map<String, String> parameters() {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("threads", "16");
+        p.put("processes", "1");
         p.put("pages", "64");
         p.put("ops", "50");
         p.put("workset", "128");
@@ -54,15 +57,24 @@ public final class MunmapStorm implements Workload {
         int ops = params.integer("ops", 1, 100_000_000);
         int workset = params.integer("workset", 1, 1 << 18);
         int accesses = params.integer("accesses", 0, 100_000_000);
-        Mm mm = guest.newMm();
-        long wsLen = (long) workset * threads * PhysMem.PAGE_SIZE;
-        long wsBase = mm.getUnmappedArea(wsLen);
-        mm.insertVma(wsBase, wsBase + wsLen, true, false);
+        int processes = params.integer("processes", 1, threads);
+        // Threads are dealt round-robin to the processes; each process has its own mm.
+        Mm[] mms = new Mm[processes];
+        long[] wsBases = new long[processes];
+        for (int p = 0; p < processes; p++) {
+            mms[p] = guest.newMm();
+            int mine = (threads - p + processes - 1) / processes;
+            long wsLen = (long) workset * mine * PhysMem.PAGE_SIZE;
+            wsBases[p] = mms[p].getUnmappedArea(wsLen);
+            mms[p].insertVma(wsBases[p], wsBases[p] + wsLen, true, false);
+        }
         LatencyRecorder munmap = new LatencyRecorder();
         LatencyRecorder access = new LatencyRecorder();
         int cpus = guest.cpus().length;
         for (int t = 0; t < threads; t++) {
-            long mine = wsBase + (long) t * workset * PhysMem.PAGE_SIZE;
+            int p = t % processes;
+            Mm mm = mms[p];
+            long mine = wsBases[p] + (long) (t / processes) * workset * PhysMem.PAGE_SIZE;
             guest.spawn("munmap-storm/" + t, mm, t % cpus, new Loop(mm, pages, ops, mine, workset, accesses, munmap, access));
         }
         return () -> {

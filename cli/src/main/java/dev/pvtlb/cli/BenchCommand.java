@@ -1,0 +1,135 @@
+package dev.pvtlb.cli;
+
+import dev.pvtlb.explore.ExploreResult;
+import dev.pvtlb.explore.Explorer;
+import dev.pvtlb.explore.RandomStrategy;
+import dev.pvtlb.run.Json;
+import dev.pvtlb.run.RunReport;
+import dev.pvtlb.run.Runner;
+import dev.pvtlb.run.Scenario;
+import dev.pvtlb.run.Workloads;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code pvtlb bench}: a fixed suite measuring the emulator itself on this host: model steps
+ * per second, real-time factor (simulated seconds per wall second) and, for the explorer,
+ * schedules per second. Each entry runs once after one untimed warm-up run of a smaller size
+ * (so the JIT has compiled the hot paths); the suite is sized to finish within two minutes.
+ */
+@Command(name = "bench", description = "Measure the emulator's own speed on a fixed suite.")
+final class BenchCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "write the results as JSON")
+    Path json;
+
+    @Option(names = "--only", paramLabel = "NAME", description = "run only the entries whose name contains NAME")
+    String only;
+
+    /** A run entry: a scenario and its settings. */
+    private record RunEntry(String name, String scenario, String backend, List<String> sets) { }
+
+    /** An explorer entry: a scenario variant explored for a fixed budget of schedules. */
+    private record ExploreEntry(String name, String scenario, String backend, List<String> sets, int budget) { }
+
+    static final List<Object> SUITE = List.of(
+            new RunEntry("munmap-storm", "munmap-storm", "native", List.of("vcpus=16", "ops=100")),
+            new RunEntry("sysbench-mmap-rndwr", "sysbench-mmap-rndwr", "native", List.of("vcpus=56")),
+            new RunEntry("ebizzy-3vm", "ebizzy", "kvm", List.of("vcpus=64", "pcpus=64", "vms=3")),
+            new RunEntry("flush-storm-1024", "munmap-storm", "native",
+                    List.of("vcpus=1024", "threads=1024", "processes=64", "ops=4", "workset=16", "accesses=200", "pages=16",
+                            "memory=2048")),
+            new ExploreEntry("gup-fast-vs-free", "gup-fast-vs-free", "native", List.of("tableFree=immediate"), 4000),
+            new ExploreEntry("kvm-preempted-flush", "kvm-preempted-flush", "kvm", List.of("kvm.hostClearPreempted=xchg"), 4000));
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        List<Map<String, Object>> entries = new ArrayList<>();
+        out.printf("%-22s %14s %10s %16s %12s%n", "entry", "steps/s", "rtf", "schedules/s", "peak rss MB");
+        for (Object e : SUITE) {
+            String name = e instanceof RunEntry r ? r.name() : ((ExploreEntry) e).name();
+            String scenario = e instanceof RunEntry r ? r.scenario() : ((ExploreEntry) e).scenario();
+            if (only != null && !name.contains(only)) {
+                continue;
+            }
+            if (Workloads.all().stream().noneMatch(w -> w.name().equals(scenario))) {
+                out.printf("%-22s (skipped: no built-in '%s' in this build)%n", name, scenario);
+                continue;
+            }
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("name", name);
+            if (e instanceof RunEntry r) {
+                Runner.run(Scenarios.build(r.scenario(), r.backend(), 1, warmUp(r.sets())));
+                RunReport rep = Runner.run(Scenarios.build(r.scenario(), r.backend(), 1, r.sets()));
+                row.put("steps_per_s", rep.stepsPerSecond());
+                row.put("rtf", rep.wallS() > 0 ? rep.simulatedS() / rep.wallS() : 0.0);
+                row.put("schedules_per_s", 0.0);
+                row.put("steps", rep.steps());
+                row.put("simulated_s", rep.simulatedS());
+                row.put("wall_s", rep.wallS());
+            } else {
+                ExploreEntry x = (ExploreEntry) e;
+                new Explorer(Scenarios.build(x.scenario(), x.backend(), 1, x.sets())).explore(new RandomStrategy(1), x.budget() / 4, 60);
+                ExploreResult res = new Explorer(Scenarios.build(x.scenario(), x.backend(), 1, x.sets()))
+                        .explore(new RandomStrategy(2), x.budget(), 60);
+                row.put("steps_per_s", 0.0);
+                row.put("rtf", 0.0);
+                row.put("schedules_per_s", res.schedulesPerSecond());
+                row.put("schedules", res.schedules());
+                row.put("wall_s", res.seconds());
+            }
+            row.put("peak_rss_mb", peakRssMb());
+            entries.add(row);
+            out.printf("%-22s %14.0f %10.4f %16.0f %12d%n", name, (double) row.get("steps_per_s"), (double) row.get("rtf"),
+                    (double) row.get("schedules_per_s"), (long) row.get("peak_rss_mb"));
+            out.flush();
+        }
+        if (json != null) {
+            Map<String, Object> root = new LinkedHashMap<>();
+            root.put("entries", entries);
+            Files.writeString(json, Json.write(root), StandardCharsets.UTF_8);
+        }
+        return 0;
+    }
+
+    /** The warm-up run: the same entry with fewer operations. */
+    private static List<String> warmUp(List<String> sets) {
+        List<String> w = new ArrayList<>();
+        for (String s : sets) {
+            w.add(s.startsWith("ops=") ? "ops=2" : s);
+        }
+        if (w.stream().noneMatch(s -> s.startsWith("ops="))) {
+            w.add("ops=2");
+        }
+        return w;
+    }
+
+    /** VmHWM of /proc/self/status (the process's peak resident set), or -1 where not readable. */
+    static long peakRssMb() {
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (l.startsWith("VmHWM:")) {
+                    return Long.parseLong(l.replaceAll("[^0-9]", "")) / 1024;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+        return -1;
+    }
+}
