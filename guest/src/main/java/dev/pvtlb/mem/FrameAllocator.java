@@ -26,14 +26,17 @@ public final class FrameAllocator {
         reset();
     }
 
-    /** Returns every frame to the free list; the segment is re-poisoned lazily on allocation. */
+    /**
+     * Returns every frame to the free list. Frames never handed out are left as they are (zero
+     * in a fresh segment): poisoning them all would touch the whole segment at boot; a frame
+     * is zeroed when allocated and poisoned when freed, which is what walkers can observe.
+     */
     public void reset() {
         table.reset();
         freeCount = 0;
         // Frame 0 stays reserved so that a zero PTE can never name a valid frame.
         for (int pfn = mem.frames() - 1; pfn >= 1; pfn--) {
             freeStack[freeCount++] = pfn;
-            mem.fill(pfn, POISON);
         }
         allocations = 0;
         frees = 0;

@@ -33,7 +33,7 @@ public final class PhysMem implements AutoCloseable {
         this.bytes = bytes;
         this.frames = (int) (bytes >>> PAGE_SHIFT);
         this.arena = Arena.ofShared();
-        this.segment = arena.allocate(bytes, PAGE_SIZE);
+        this.segment = AnonymousMemory.allocate(arena, bytes);
     }
 
     public long bytes() {
