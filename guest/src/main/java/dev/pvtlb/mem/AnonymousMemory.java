@@ -50,9 +50,16 @@ final class AnonymousMemory {
 
     private AnonymousMemory() {}
 
+    /**
+     * Below this size the malloc-backed Arena.allocate wins: its memory comes back warm from
+     * the previous guest (the explorer boots one per schedule), while a fresh mapping faults
+     * every page it uses again.
+     */
+    static final long MAPPING_THRESHOLD = 64L << 20;
+
     /** A zero-filled segment of {@code bytes}, freed when {@code arena} closes. */
     static MemorySegment allocate(Arena arena, long bytes) {
-        if (MMAP != null) {
+        if (MMAP != null && bytes >= MAPPING_THRESHOLD) {
             try {
                 MemorySegment addr = (MemorySegment) MMAP.invokeExact(MemorySegment.NULL, bytes,
                         PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0L);
