@@ -49,7 +49,7 @@ public final class Guest implements AutoCloseable {
     private final Costs costs;
     private final Knobs knobs;
     private final GuestKnobs guestKnobs;
-    private final Rng rng;
+    private Rng rng;
     private final Engine engine;
     private final PhysMem mem;
     private final FrameAllocator allocator;
@@ -63,7 +63,7 @@ public final class Guest implements AutoCloseable {
     private final Topology topology;
     private final Cpu[] cpus;
     private final Rcu rcu;
-    private final Mm initMm;
+    private Mm initMm;
     private final List<Mm> mms = new ArrayList<>();
     private final List<Task> tasks = new ArrayList<>();
     private PvOps pvOps;
@@ -124,7 +124,12 @@ public final class Guest implements AutoCloseable {
         }
         this.speculation = config.speculativeWalks() ? new Speculation(this) : null;
         this.rcu = new Rcu(this, n);
-        this.initMm = new Mm(0, nextCtxId++, pageTables.allocPgd(), n, true);
+        start();
+    }
+
+    /** What boot does after building the machine: init_mm, idle loops, pv_ops patching. */
+    private void start() {
+        this.initMm = new Mm(0, nextCtxId++, pageTables.allocPgd(), cpus.length, true);
         for (Cpu c : cpus) {
             c.reset(initMm);
             c.call(new IdleLoop(c));
@@ -133,6 +138,39 @@ public final class Guest implements AutoCloseable {
         // Boot-time patching: the backend installs its host model, then pv_ops is generated.
         PvBackend backend = config.backend();
         this.pvOps = PvOpsPatcher.patch(backend.name(), backend.attach(this, knobs), this, config.tracePvOps());
+    }
+
+    /**
+     * Puts this guest back in the state {@link #boot} leaves it in, with {@code chooser}
+     * answering its choice points: memory, TLBs and caches emptied, counters and hazards
+     * cleared, no process or task, the backend attached again. The explorer runs schedule after
+     * schedule on one guest this way instead of allocating a new machine each time; a reset
+     * guest behaves exactly as a freshly booted one with the same configuration.
+     */
+    public void reset(Chooser chooser) {
+        rng = new Rng(config.seed());
+        engine.reset();
+        engine.chooser(chooser != null ? chooser : new SeededChooser(rng.forPurpose("chooser").nextLong()));
+        allocator.reset();
+        vmstat.reset();
+        cpuTime.reset();
+        trace.clear();
+        hazards.clear();
+        hazards.listener(null);
+        stepLog = null;
+        rcu.reset();
+        mms.clear();
+        tasks.clear();
+        liveTasks = 0;
+        nextCtxId = 1;
+        ipiDelivery = new BareMetalIpi();
+        vcpuHost = null;
+        mmCpumaskTracked = true;
+        checker = null;
+        for (Cpu c : cpus) {
+            c.resetHard();
+        }
+        start();
     }
 
     /** The guest's knobs plus the chosen backend's; a knob of another backend is refused by name. */

@@ -20,7 +20,12 @@ public final class Explorer {
     }
 
     public ExploreResult explore(Strategy strategy, long budgetSchedules, double budgetSeconds) {
-        ScheduleRunner runner = new ScheduleRunner(scenario);
+        try (ScheduleRunner runner = new ScheduleRunner(scenario)) {
+            return explore(runner, strategy, budgetSchedules, budgetSeconds);
+        }
+    }
+
+    private ExploreResult explore(ScheduleRunner runner, Strategy strategy, long budgetSchedules, double budgetSeconds) {
         long start = System.nanoTime();
         long n = 0;
         while (n < budgetSchedules && !strategy.exhausted()
@@ -43,7 +48,9 @@ public final class Explorer {
 
     /** Replays {@code choices} strictly, with the step log on. */
     public ScheduleRun replay(List<Choice> choices) {
-        return new ScheduleRunner(scenario).run(new ReplaySource(choices, true), TRACE_LINES);
+        try (ScheduleRunner runner = new ScheduleRunner(scenario)) {
+            return runner.run(new ReplaySource(choices, true), TRACE_LINES);
+        }
     }
 
     public static Strategy strategy(String name, long seed, int depth, int bound) {

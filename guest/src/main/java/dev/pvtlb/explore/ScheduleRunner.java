@@ -12,12 +12,14 @@ import java.util.List;
  * workload, runs until the first hazard (the run stops there) or the end. The guest
  * configuration is built once and reused for every schedule.
  */
-final class ScheduleRunner {
+final class ScheduleRunner implements AutoCloseable {
     /** Bound on steps of one schedule: a catalogue scenario needs a few thousand. */
     static final long MAX_STEPS = 5_000_000;
 
     private final Scenario scenario;
     private final GuestConfig config;
+    /** One guest for every schedule, reset between them (booting one per schedule costs more than the run). */
+    private Guest guest;
 
     ScheduleRunner(Scenario scenario) {
         this.scenario = scenario;
@@ -30,22 +32,36 @@ final class ScheduleRunner {
 
     ScheduleRun run(ChoiceSource source, int logLines) {
         RecordingChooser chooser = new RecordingChooser(source);
-        try (Guest g = Guest.boot(config, chooser)) {
-            StepLog log = logLines > 0 ? new StepLog(logLines) : null;
-            if (log != null) {
-                g.stepLog(log);
+        Guest g = guest;
+        if (g == null) {
+            g = Guest.boot(config, chooser);
+            guest = g;
+        } else {
+            g.reset(chooser);
+        }
+        StepLog log = logLines > 0 ? new StepLog(logLines) : null;
+        if (log != null) {
+            g.stepLog(log);
+        }
+        Hazard[] first = {null};
+        Guest run = g;
+        g.hazards().listener(h -> {
+            if (first[0] == null) {
+                first[0] = h;
+                run.engine().stop();
             }
-            Hazard[] first = {null};
-            g.hazards().listener(h -> {
-                if (first[0] == null) {
-                    first[0] = h;
-                    g.engine().stop();
-                }
-            });
-            scenario.workload().setUp(g, scenario.params());
-            g.engine().run(Long.MAX_VALUE, MAX_STEPS);
-            return new ScheduleRun(List.copyOf(chooser.taken()), first[0], g.engine().steps(),
-                    log == null ? List.of() : log.lines());
+        });
+        scenario.workload().setUp(g, scenario.params());
+        g.engine().run(Long.MAX_VALUE, MAX_STEPS);
+        return new ScheduleRun(List.copyOf(chooser.taken()), first[0], g.engine().steps(),
+                log == null ? List.of() : log.lines());
+    }
+
+    @Override
+    public void close() {
+        if (guest != null) {
+            guest.close();
+            guest = null;
         }
     }
 }

@@ -102,6 +102,12 @@ public final class PagingStructureCache {
         }
     }
 
+    /** Back to the state of a new cache (flushed, replacement cursors at the start). */
+    public void clear() {
+        flushAll();
+        Arrays.fill(next, 0);
+    }
+
     /** Number of valid entries over all levels. */
     public int size() {
         int n = 0;

@@ -32,6 +32,12 @@ final class CallFunctionInterrupt extends KernelPath {
         return half;
     }
 
+    /** Drops a batch left by a run that stopped inside the handler (a guest reset). */
+    void reset() {
+        batch.clear();
+        pc = 0;
+    }
+
     @Override
     public TimeCategory category() {
         return TimeCategory.FLUSH_HANDLER;

@@ -446,6 +446,15 @@ public final class Cpu implements Event {
         this.extendedQs = on;
     }
 
+    /** Before {@link #reset}: TLB and caches as new, as a guest reset needs for an exact rerun. */
+    public void resetHard() {
+        tlb.clear();
+        psc.clear();
+        blockedSince = 0;
+        blockedCategory = TimeCategory.IDLE;
+        parkedSince = 0;
+    }
+
     /** Resets all per-CPU state for a new run on the same guest. */
     public void reset(Mm initMm) {
         tlbState.reset(initMm);
@@ -454,6 +463,7 @@ public final class Cpu implements Event {
         irqOff = 0;
         callFunctionPending = false;
         callSingleQueue.clear();
+        ipiHandler.reset();
         java.util.Arrays.fill(stack, null);
         depth = 0;
         queued = false;

@@ -12,6 +12,11 @@ public final class TraceStream {
     private final List<Consumer<TraceEvent>> subscribers = new ArrayList<>();
     private boolean active;
 
+    /** Drops every subscriber (a guest being reset). */
+    public void clear() {
+        subscribers.clear();
+    }
+
     public void subscribe(Consumer<TraceEvent> s) {
         subscribers.add(s);
         active = true;

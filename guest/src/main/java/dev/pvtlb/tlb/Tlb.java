@@ -149,6 +149,15 @@ public final class Tlb {
         live = 0;
     }
 
+    /** Back to the state of a new TLB: empty, and the LRU clock and history cleared. */
+    public void clear() {
+        flushAll();
+        Arrays.fill(ptes, 0);
+        Arrays.fill(filledAt, 0);
+        Arrays.fill(lastUse, 0);
+        tick = 0;
+    }
+
     /** Visits every valid entry: (pcid, vpn, pte, filledAt). For checkers and tests, not hot paths. */
     public void forEach(EntryVisitor v) {
         for (int i = 0; i < tags.length; i++) {
