@@ -4,41 +4,26 @@ import dev.pvtlb.Guest;
 import dev.pvtlb.GuestKnobs;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.flush.TlbFlush;
-import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.mm.MmuGather;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuCondition;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.smp.SmpCallFunctionMany;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TlbFlushReason;
-import java.util.List;
 
 /**
  * The kernel's native pv_ops on bare metal: native_flush_tlb_multi() and the native
  * table-free path (arch/x86/mm/tlb.c, mm/mmu_gather.c). Its knobs are the guest's own.
  */
-public final class NativeBackend {
-    private final GuestKnobs knobs;
-
+public final class NativeBackend extends GuestTableFree {
     public NativeBackend(GuestKnobs knobs) {
-        this.knobs = knobs;
+        super(knobs);
     }
 
     @PvOp("flush_tlb_multi")
     public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
         nativeFlushTlbMulti(cpu, mask, info, knobs);
-    }
-
-    @PvOp("tlb_remove_table")
-    public void tlbRemoveTable(Cpu cpu, MmuGather tlb, int table) {
-        tlb.addTable(table);
-    }
-
-    @PvOp("table_free_policy")
-    public TableFreePolicy tableFreePolicy() {
-        return knobs.tableFree;
     }
 
     /**
@@ -102,20 +87,10 @@ public final class NativeBackend {
     }
 
     /** The SPI entry for {@code --backend native}. */
-    public static final class Provider implements PvBackend {
-        @Override
-        public String name() {
-            return "native";
-        }
-
-        @Override
-        public String description() {
-            return "bare metal: flush IPIs through the local APIC (native_flush_tlb_multi)";
-        }
-
-        @Override
-        public List<KnobSpec> knobs() {
-            return List.of(); // native's knobs are the guest's own (native.*, lazy, tableFree)
+    public static final class Provider extends BackendProvider {
+        public Provider() {
+            // native's knobs are the guest's own (native.*, lazy, tableFree)
+            super("native", "bare metal: flush IPIs through the local APIC (native_flush_tlb_multi)", false);
         }
 
         @Override

@@ -1,21 +1,18 @@
 package dev.pvtlb.backends;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.GuestKnobs;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.mm.MmuGather;
 import dev.pvtlb.profile.Costs;
 import dev.pvtlb.pvops.NativeBackend;
-import dev.pvtlb.pvops.PvBackend;
+import dev.pvtlb.pvops.BackendProvider;
+import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
-import dev.pvtlb.pvops.TableFreePolicy;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TimeCategory;
-import java.util.List;
 
 /**
  * arm64 (arch/arm64/include/asm/tlbflush.h): flush_tlb_mm / __flush_tlb_range issue
@@ -26,7 +23,7 @@ import java.util.List;
  * {@code arm64.flush=local}, invalidates with local TLBIs on the CPUs of mm_cpumask through
  * IPIs, which is only correct while mm_cpumask is maintained ({@code arm64.mmCpumask}).
  */
-public final class Arm64Backend {
+public final class Arm64Backend extends GuestTableFree {
     static final KnobSpec FLUSH = KnobSpec.choice("arm64.flush", "broadcast",
             "broadcast: TLBI ...IS reaches every CPU of the domain; local: IPI the CPUs of mm_cpumask, "
                     + "each invalidates locally (reference/arm64-tlbi-broadcast.txt)",
@@ -35,11 +32,10 @@ public final class Arm64Backend {
             "tracked: switch_mm maintains mm_cpumask; stale: it stops doing so, as when no flush relied on it",
             "tracked", "stale");
 
-    private final GuestKnobs knobs;
     private final boolean broadcast;
 
     Arm64Backend(Guest guest, Knobs k) {
-        this.knobs = guest.knobs();
+        super(guest.knobs());
         this.broadcast = k.get(FLUSH.name()).equals("broadcast");
         if (k.get(MM_CPUMASK.name()).equals("stale")) {
             guest.mmCpumaskTracked(false);
@@ -76,30 +72,9 @@ public final class Arm64Backend {
         NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
     }
 
-    @PvOp("tlb_remove_table")
-    public void tlbRemoveTable(Cpu cpu, MmuGather tlb, int table) {
-        tlb.addTable(table);
-    }
-
-    @PvOp("table_free_policy")
-    public TableFreePolicy tableFreePolicy() {
-        return knobs.tableFree;
-    }
-
-    public static final class Provider implements PvBackend {
-        @Override
-        public String name() {
-            return "arm64";
-        }
-
-        @Override
-        public String description() {
-            return "arm64 bare metal: TLBI ...IS broadcast to every CPU of the domain (or local TLBIs by IPI)";
-        }
-
-        @Override
-        public List<KnobSpec> knobs() {
-            return List.of(FLUSH, MM_CPUMASK);
+    public static final class Provider extends BackendProvider {
+        public Provider() {
+            super("arm64", "arm64 bare metal: TLBI ...IS broadcast to every CPU of the domain (or local TLBIs by IPI)", false, FLUSH, MM_CPUMASK);
         }
 
         @Override

@@ -1,21 +1,18 @@
 package dev.pvtlb.backends;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.GuestKnobs;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.host.HostFlush;
 import dev.pvtlb.host.HypercallIpi;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.mm.MmuGather;
 import dev.pvtlb.pvops.NativeBackend;
-import dev.pvtlb.pvops.PvBackend;
+import dev.pvtlb.pvops.BackendProvider;
+import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
-import dev.pvtlb.pvops.TableFreePolicy;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
-import java.util.List;
 
 /**
  * Hyper-V: hyperv_flush_tlb_multi() (arch/x86/hyperv/mmu.c). A mask equal to every present
@@ -26,7 +23,7 @@ import java.util.List;
  * range beyond what one page of GVA entries (509 entries of up to 4096 pages) can describe,
  * uses HvFlushVirtualAddressSpace; otherwise HvFlushVirtualAddressList.
  */
-public final class HypervBackend {
+public final class HypervBackend extends GuestTableFree {
     static final KnobSpec EX = KnobSpec.bool("hyperv.ex", true,
             "the host recommends EX processor masks: flush hypercalls with sparse VP sets reach VPs >= 64; "
                     + "false: a mask with a VP >= 64 falls back to native IPIs");
@@ -36,11 +33,10 @@ public final class HypervBackend {
     static final long PAGES_PER_GVA = 4096;
 
     private final HostFlush hostFlush;
-    private final GuestKnobs knobs;
     private final boolean ex;
 
     HypervBackend(Guest guest, Knobs k) {
-        this.knobs = guest.knobs();
+        super(guest.knobs());
         this.ex = k.bool(EX.name());
         this.hostFlush = new HostFlush(guest);
         guest.ipiDelivery(new HypercallIpi(false));
@@ -79,35 +75,9 @@ public final class HypervBackend {
         }));
     }
 
-    @PvOp("tlb_remove_table")
-    public void tlbRemoveTable(Cpu cpu, MmuGather tlb, int table) {
-        tlb.addTable(table);
-    }
-
-    @PvOp("table_free_policy")
-    public TableFreePolicy tableFreePolicy() {
-        return knobs.tableFree;
-    }
-
-    public static final class Provider implements PvBackend {
-        @Override
-        public String name() {
-            return "hyperv";
-        }
-
-        @Override
-        public String description() {
-            return "Hyper-V guest: HvFlushVirtualAddressSpace/List hypercalls with a processor mask (or _Ex sparse VP set)";
-        }
-
-        @Override
-        public List<KnobSpec> knobs() {
-            return List.of(EX);
-        }
-
-        @Override
-        public boolean virtualized() {
-            return true;
+    public static final class Provider extends BackendProvider {
+        public Provider() {
+            super("hyperv", "Hyper-V guest: HvFlushVirtualAddressSpace/List hypercalls with a processor mask (or _Ex sparse VP set)", true, EX);
         }
 
         @Override

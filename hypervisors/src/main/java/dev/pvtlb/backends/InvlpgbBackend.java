@@ -1,23 +1,19 @@
 package dev.pvtlb.backends;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.GuestKnobs;
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.mm.Mm;
-import dev.pvtlb.mm.MmuGather;
 import dev.pvtlb.profile.Costs;
 import dev.pvtlb.pvops.NativeBackend;
-import dev.pvtlb.pvops.PvBackend;
+import dev.pvtlb.pvops.BackendProvider;
+import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
-import dev.pvtlb.pvops.TableFreePolicy;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
 import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -30,15 +26,14 @@ import java.util.Set;
  * new busy mm's first flushes still send IPIs; pvtlb takes it at the first flush that finds
  * the mm on 4 or more CPUs, modelling the steady state of a long-running process.
  */
-public final class InvlpgbBackend {
+public final class InvlpgbBackend extends GuestTableFree {
     /** mm_active_cpus_exceeds(mm, 3). */
     static final int GLOBAL_ASID_MIN_CPUS = 4;
 
-    private final GuestKnobs knobs;
     private final Set<Mm> globalAsid = Collections.newSetFromMap(new IdentityHashMap<>());
 
     InvlpgbBackend(Guest guest) {
-        this.knobs = guest.knobs();
+        super(guest.knobs());
     }
 
     @PvOp("flush_tlb_broadcast")
@@ -85,30 +80,9 @@ public final class InvlpgbBackend {
         NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
     }
 
-    @PvOp("tlb_remove_table")
-    public void tlbRemoveTable(Cpu cpu, MmuGather tlb, int table) {
-        tlb.addTable(table);
-    }
-
-    @PvOp("table_free_policy")
-    public TableFreePolicy tableFreePolicy() {
-        return knobs.tableFree;
-    }
-
-    public static final class Provider implements PvBackend {
-        @Override
-        public String name() {
-            return "invlpgb";
-        }
-
-        @Override
-        public String description() {
-            return "AMD INVLPGB/TLBSYNC: broadcast by global ASID for mms on 4+ CPUs, no IPIs, no remote handler";
-        }
-
-        @Override
-        public List<KnobSpec> knobs() {
-            return List.of();
+    public static final class Provider extends BackendProvider {
+        public Provider() {
+            super("invlpgb", "AMD INVLPGB/TLBSYNC: broadcast by global ASID for mms on 4+ CPUs, no IPIs, no remote handler", false);
         }
 
         @Override

@@ -1,7 +1,6 @@
 package dev.pvtlb.backends;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.GuestKnobs;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.host.HostModel;
 import dev.pvtlb.host.HostVcpu;
@@ -9,15 +8,13 @@ import dev.pvtlb.host.HypercallIpi;
 import dev.pvtlb.host.VcpuEntryHook;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.mm.MmuGather;
 import dev.pvtlb.pvops.NativeBackend;
-import dev.pvtlb.pvops.PvBackend;
+import dev.pvtlb.pvops.BackendProvider;
+import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
-import dev.pvtlb.pvops.TableFreePolicy;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
-import java.util.List;
 
 /**
  * KVM: kvm_flush_tlb_multi() (arch/x86/kernel/kvm.c) and the host's record_steal_time()
@@ -29,7 +26,7 @@ import java.util.List;
  * {@code kvm.hostClearPreempted=plain-write}, by reading it at the start of the entry and
  * writing zero at its end, which loses a request set in between.
  */
-public final class KvmBackend implements VcpuEntryHook {
+public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
     static final KnobSpec PV_TLB_FLUSH = KnobSpec.bool("kvm.pvTlbFlush", true,
             "KVM_FEATURE_PV_TLB_FLUSH: preempted targets get KVM_VCPU_FLUSH_TLB in steal time instead of an IPI");
     static final KnobSpec HOST_CLEAR = KnobSpec.choice("kvm.hostClearPreempted", "xchg",
@@ -40,7 +37,6 @@ public final class KvmBackend implements VcpuEntryHook {
     static final byte KVM_VCPU_FLUSH_TLB = 2;
 
     private final Guest guest;
-    private final GuestKnobs knobs;
     private final boolean pvTlbFlush;
     private final boolean plainWrite;
     /** steal_time.preempted of each vCPU: guest memory written by both sides. */
@@ -48,8 +44,8 @@ public final class KvmBackend implements VcpuEntryHook {
     private final HostModel host;
 
     KvmBackend(Guest guest, Knobs k) {
+        super(guest.knobs());
         this.guest = guest;
-        this.knobs = guest.knobs();
         this.pvTlbFlush = k.bool(PV_TLB_FLUSH.name());
         this.plainWrite = k.get(HOST_CLEAR.name()).equals("plain-write");
         this.preempted = new byte[guest.cpus().length];
@@ -93,16 +89,6 @@ public final class KvmBackend implements VcpuEntryHook {
         }));
     }
 
-    @PvOp("tlb_remove_table")
-    public void tlbRemoveTable(Cpu cpu, MmuGather tlb, int table) {
-        tlb.addTable(table);
-    }
-
-    @PvOp("table_free_policy")
-    public TableFreePolicy tableFreePolicy() {
-        return knobs.tableFree;
-    }
-
     /** kvm_steal_time_set_preempted(): only a vCPU descheduled while runnable. */
     @Override
     public void descheduled(HostVcpu v, boolean wasRunnable) {
@@ -134,25 +120,9 @@ public final class KvmBackend implements VcpuEntryHook {
         }
     }
 
-    public static final class Provider implements PvBackend {
-        @Override
-        public String name() {
-            return "kvm";
-        }
-
-        @Override
-        public String description() {
-            return "KVM guest: IPIs, except preempted vCPUs get KVM_VCPU_FLUSH_TLB in steal time, flushed at next entry";
-        }
-
-        @Override
-        public List<KnobSpec> knobs() {
-            return List.of(PV_TLB_FLUSH, HOST_CLEAR);
-        }
-
-        @Override
-        public boolean virtualized() {
-            return true;
+    public static final class Provider extends BackendProvider {
+        public Provider() {
+            super("kvm", "KVM guest: IPIs, except preempted vCPUs get KVM_VCPU_FLUSH_TLB in steal time, flushed at next entry", true, PV_TLB_FLUSH, HOST_CLEAR);
         }
 
         @Override

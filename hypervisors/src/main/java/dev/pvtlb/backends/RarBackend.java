@@ -1,22 +1,18 @@
 package dev.pvtlb.backends;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.GuestKnobs;
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.mm.MmuGather;
 import dev.pvtlb.profile.Costs;
 import dev.pvtlb.pvops.NativeBackend;
-import dev.pvtlb.pvops.PvBackend;
+import dev.pvtlb.pvops.BackendProvider;
+import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
-import dev.pvtlb.pvops.TableFreePolicy;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuCondition;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TimeCategory;
-import java.util.List;
 
 /**
  * Intel RAR (remote action request, 2025 RFC "x86/mm: RAR TLB flushing"): the initiator
@@ -26,11 +22,10 @@ import java.util.List;
  * Targets are chosen as native_flush_tlb_multi() chooses them (the {@code lazy} knob);
  * the initiator flushes itself as flush_tlb_mm_range() does after the call.
  */
-public final class RarBackend {
-    private final GuestKnobs knobs;
+public final class RarBackend extends GuestTableFree {
 
     RarBackend(Guest guest) {
-        this.knobs = guest.knobs();
+        super(guest.knobs());
     }
 
     @PvOp("flush_tlb_multi")
@@ -56,30 +51,9 @@ public final class RarBackend {
         }));
     }
 
-    @PvOp("tlb_remove_table")
-    public void tlbRemoveTable(Cpu cpu, MmuGather tlb, int table) {
-        tlb.addTable(table);
-    }
-
-    @PvOp("table_free_policy")
-    public TableFreePolicy tableFreePolicy() {
-        return knobs.tableFree;
-    }
-
-    public static final class Provider implements PvBackend {
-        @Override
-        public String name() {
-            return "rar";
-        }
-
-        @Override
-        public String description() {
-            return "Intel RAR: remote action requests to the cpumask, performed by the targets' hardware, no handler";
-        }
-
-        @Override
-        public List<KnobSpec> knobs() {
-            return List.of();
+    public static final class Provider extends BackendProvider {
+        public Provider() {
+            super("rar", "Intel RAR: remote action requests to the cpumask, performed by the targets' hardware, no handler", false);
         }
 
         @Override

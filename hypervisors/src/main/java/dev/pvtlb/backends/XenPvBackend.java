@@ -1,20 +1,16 @@
 package dev.pvtlb.backends;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.GuestKnobs;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.host.HostFlush;
 import dev.pvtlb.host.HypercallIpi;
-import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.mm.MmuGather;
-import dev.pvtlb.pvops.PvBackend;
+import dev.pvtlb.pvops.BackendProvider;
+import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
-import dev.pvtlb.pvops.TableFreePolicy;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
-import java.util.List;
 
 /**
  * Xen PV: xen_flush_tlb_multi() (arch/x86/xen/mmu_pv.c) issues one MMUEXT_TLB_FLUSH_MULTI
@@ -23,12 +19,11 @@ import java.util.List;
  * without a guest interrupt (so a vCPU with IRQs off is flushed too) and flushes vCPUs not
  * running before they next run. IPIs go through event channels, one hypercall per target.
  */
-public final class XenPvBackend {
+public final class XenPvBackend extends GuestTableFree {
     private final HostFlush hostFlush;
-    private final GuestKnobs knobs;
 
     XenPvBackend(Guest guest) {
-        this.knobs = guest.knobs();
+        super(guest.knobs());
         this.hostFlush = new HostFlush(guest);
         guest.ipiDelivery(new HypercallIpi(true));
     }
@@ -48,39 +43,13 @@ public final class XenPvBackend {
         }));
     }
 
-    @PvOp("tlb_remove_table")
-    public void tlbRemoveTable(Cpu cpu, MmuGather tlb, int table) {
-        tlb.addTable(table);
-    }
-
-    @PvOp("table_free_policy")
-    public TableFreePolicy tableFreePolicy() {
-        return knobs.tableFree;
-    }
-
     public HostFlush hostFlush() {
         return hostFlush;
     }
 
-    public static final class Provider implements PvBackend {
-        @Override
-        public String name() {
-            return "xen-pv";
-        }
-
-        @Override
-        public String description() {
-            return "Xen PV guest: flushes by MMUEXT_TLB_FLUSH_MULTI / INVLPG_MULTI multicall, no guest interrupt";
-        }
-
-        @Override
-        public List<KnobSpec> knobs() {
-            return List.of();
-        }
-
-        @Override
-        public boolean virtualized() {
-            return true;
+    public static final class Provider extends BackendProvider {
+        public Provider() {
+            super("xen-pv", "Xen PV guest: flushes by MMUEXT_TLB_FLUSH_MULTI / INVLPG_MULTI multicall, no guest interrupt", true);
         }
 
         @Override
