@@ -45,14 +45,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Scenario s = Scenario.of(scenario).seed(seed).reps(reps).backend(backend);
-        for (String kv : sets) {
-            int eq = kv.indexOf('=');
-            if (eq <= 0) {
-                throw new ModelException("--set expects KEY=VALUE, got '" + kv + "'");
-            }
-            s.set(kv.substring(0, eq).strip(), kv.substring(eq + 1));
-        }
+        Scenario s = Scenarios.build(scenario, backend, seed, sets).reps(reps);
         RunReport r = Runner.run(s);
         print(r, spec.commandLine().getOut());
         if (json != null) {
