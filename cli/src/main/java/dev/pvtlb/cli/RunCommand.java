@@ -1,6 +1,5 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.ModelException;
 import dev.pvtlb.run.Json;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
