@@ -27,7 +27,7 @@ import java.util.function.Supplier;
  */
 public final class GupFastVsFree extends Catalogue {
     /** Pages pinned per gup_fast: a large pin (O_DIRECT, RDMA registration) stays long in one PTE table. */
-    static final int PAGES = 256;
+    static final int PAGES = 64;
 
     @Override
     public String name() {
