@@ -85,6 +85,9 @@ class MainTest {
     void scenariosListsTheBuiltIns() {
         Result r = pvtlb("scenarios");
         assertEquals(0, r.code());
-        assertTrue(r.out().startsWith("munmap-storm"), r.out());
+        // Name order: the catalogue's scenarios and the workloads together.
+        assertTrue(r.out().startsWith("arm64-stale-cpumask    catalogue: "), r.out());
+        assertTrue(r.out().contains("\nmunmap-storm           threads of one process"), r.out());
+        assertTrue(r.out().contains("\n    processes        default 1\n"), r.out());
     }
 }
