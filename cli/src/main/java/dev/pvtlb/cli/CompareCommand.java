@@ -178,7 +178,7 @@ final class CompareCommand implements Callable<Integer> {
                 if (swept != null) {
                     ScenarioArgs.set(s, swept.key() + "=" + rows.get(r), "--vary");
                 }
-                s.guestConfig(0); // topology, profile and knob values are checked now, not after other runs
+                ScenarioArgs.check(s); // topology, profile and knob values are checked now, not after other runs
                 scenarios[r][v] = s;
             }
         }

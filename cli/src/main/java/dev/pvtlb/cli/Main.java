@@ -61,7 +61,8 @@ public final class Main implements Runnable {
             return "";
         }
         int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
+        // picocli quotes a converter's exception as "(java.nio.file.InvalidPathException: why)": keep the why only.
+        return (nl < 0 ? s : s.substring(0, nl)).replaceAll("[a-z][\\w$]*(\\.[\\w$]+)*\\.[A-Z][\\w$]*(Exception|Error): ", "");
     }
 
     @Override

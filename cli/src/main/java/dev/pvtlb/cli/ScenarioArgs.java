@@ -28,6 +28,21 @@ final class ScenarioArgs {
         return s;
     }
 
+    /** Checks what boot would check (topology, profile, host, knob values) without booting. */
+    static void check(Scenario s) {
+        dev.pvtlb.GuestConfig cfg = s.guestConfig(0);
+        java.util.List<dev.pvtlb.knob.KnobSpec> specs = new java.util.ArrayList<>(dev.pvtlb.GuestKnobs.SPECS);
+        specs.addAll(cfg.backend().knobs());
+        for (String k : cfg.knobs().keySet()) {
+            if (specs.stream().noneMatch(sp -> sp.name().equals(k))) {
+                dev.pvtlb.pvops.PvBackend owner = dev.pvtlb.pvops.PvBackends.ownerOf(k);
+                throw new ModelException("knob " + k + " belongs to backend " + (owner == null ? "?" : owner.name()) + ", not "
+                        + cfg.backend().name() + (owner == null ? "" : " (use --backend " + owner.name() + ")"));
+            }
+        }
+        dev.pvtlb.knob.Knobs.of(specs, cfg.knobs());
+    }
+
     /** Applies one KEY=VALUE; the key {@code backend} chooses the backend (for --vary backend=a,b). */
     static void set(Scenario s, String kv, String option) {
         int eq = kv.indexOf('=');

@@ -8,7 +8,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import org.snakeyaml.engine.v2.api.LoadSettings;
@@ -102,13 +101,11 @@ public final class ScenarioFile {
         }
         MappingNode top = mapping(root.get(), "the document");
         String workload = null;
-        Set<String> seen = new HashSet<>();
         for (NodeTuple t : top.getValue()) {
             String k = key(t);
             if (!TOP.contains(k)) {
                 throw error(t.getKeyNode(), k, "unknown key (keys: " + String.join(", ", TOP.stream().sorted().toList()) + ")");
             }
-            seen.add(k);
             if (k.equals("workload")) {
                 workload = scalar(t.getValueNode(), k);
             }
@@ -216,6 +213,17 @@ public final class ScenarioFile {
 
     private MappingNode mapping(Node n, String key) {
         if (n instanceof MappingNode m) {
+            // The low-level composer does not enforce setAllowDuplicateKeys(false); a key given
+            // twice would silently take the later value, so refuse it here.
+            java.util.Map<String, Integer> lines = new java.util.HashMap<>();
+            for (NodeTuple t : m.getValue()) {
+                String k = key(t);
+                int line = t.getKeyNode().getStartMark().map(Mark::getLine).orElse(-1) + 1;
+                Integer first = lines.putIfAbsent(k, line);
+                if (first != null) {
+                    throw error(t.getKeyNode(), (key.equals("the document") ? "" : key + ".") + k, "given twice (first on line " + first + ")");
+                }
+            }
             return m;
         }
         throw error(n, key, "must be a mapping of key: value lines");
