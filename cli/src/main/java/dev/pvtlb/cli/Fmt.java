@@ -11,7 +11,7 @@ final class Fmt {
         if (x == 0 || Double.isNaN(x) || Double.isInfinite(x)) {
             return x == 0 ? "0" : String.valueOf(x);
         }
-        if (a >= 1000) {
+        if (a >= 1000 || x == Math.rint(x)) {
             return String.format(Locale.ROOT, "%.0f", x);
         }
         if (a >= 100) {
