@@ -62,7 +62,9 @@ public final class Main implements Runnable {
         }
         int nl = s.indexOf('\n');
         // picocli quotes a converter's exception as "(java.nio.file.InvalidPathException: why)": keep the why only.
-        return (nl < 0 ? s : s.substring(0, nl)).replaceAll("[a-z][\\w$]*(\\.[\\w$]+)*\\.[A-Z][\\w$]*(Exception|Error): ", "");
+        // A control character from the input (a quoted '\r' argument) must not break the one line either.
+        return (nl < 0 ? s : s.substring(0, nl)).replaceAll("[a-z][\\w$]*(\\.[\\w$]+)*\\.[A-Z][\\w$]*(Exception|Error): ", "")
+                .replaceAll("[\\p{Cntrl}\\u0085\\u2028\\u2029]", "?");
     }
 
     @Override

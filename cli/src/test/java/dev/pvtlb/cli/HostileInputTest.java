@@ -24,7 +24,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * Every generated input carries at least one defect that is caught before a run starts, so no
  * case runs the model for long.
  */
-class HostileInputProperties {
+class HostileInputTest {
     private static Path dir;
 
     @BeforeContainer
@@ -89,16 +89,16 @@ class HostileInputProperties {
         Arbitrary<String> badSection = Combinators.combine(Arbitraries.of("params", "knobs", "host", "topology"),
                 Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(10), badScalars())
                 .as((sec, k, v) -> BASE.replace("params:\n  ops: 1\n  threads: 2\n", "") + sec + ":\n  " + k + "x: " + v + "\n");
-        Arbitrary<String> aliases = Arbitraries.integers().between(1, 30).map(HostileInputProperties::laughs);
+        Arbitrary<String> aliases = Arbitraries.integers().between(1, 30).map(HostileInputTest::laughs);
         Arbitrary<String> dup = Arbitraries.of(KEYS).map(k -> BASE + "seed: 4\n");
         Arbitrary<String> noWorkload = Arbitraries.of("seed: 1\n", "params:\n  ops: 1\n", "", "# only a comment\n", "---\n", "[]\n",
                 "just a string\n", "42\n");
-        return Arbitraries.oneOf(garbage.map(HostileInputProperties::utf8).map(s -> s.length == 0 ? new byte[] {'['} : s),
-                binary, deep.map(HostileInputProperties::utf8), badValue.map(HostileInputProperties::utf8),
-                wrongShape.map(HostileInputProperties::utf8), unknownKey.map(HostileInputProperties::utf8),
-                badSection.map(HostileInputProperties::utf8), aliases.map(HostileInputProperties::utf8),
-                dup.map(HostileInputProperties::utf8), noWorkload.map(HostileInputProperties::utf8))
-                .filter(HostileInputProperties::notAccidentallyValid);
+        return Arbitraries.oneOf(garbage.map(HostileInputTest::utf8).map(s -> s.length == 0 ? new byte[] {'['} : s),
+                binary, deep.map(HostileInputTest::utf8), badValue.map(HostileInputTest::utf8),
+                wrongShape.map(HostileInputTest::utf8), unknownKey.map(HostileInputTest::utf8),
+                badSection.map(HostileInputTest::utf8), aliases.map(HostileInputTest::utf8),
+                dup.map(HostileInputTest::utf8), noWorkload.map(HostileInputTest::utf8))
+                .filter(HostileInputTest::notAccidentallyValid);
     }
 
     static final List<String> KEYS = List.of("vcpus", "memory", "reps", "seed", "quantum", "profile", "backend", "ops", "threads",
