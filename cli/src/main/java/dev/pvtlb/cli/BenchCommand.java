@@ -74,8 +74,8 @@ final class BenchCommand implements Callable<Integer> {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("name", name);
             if (e instanceof RunEntry r) {
-                Runner.run(Scenarios.build(r.scenario(), r.backend(), 1, warmUp(r.sets())));
-                RunReport rep = Runner.run(Scenarios.build(r.scenario(), r.backend(), 1, r.sets()));
+                Runner.run(ScenarioArgs.build(r.scenario(), r.backend(), warmUp(r.sets()), 1L, null));
+                RunReport rep = Runner.run(ScenarioArgs.build(r.scenario(), r.backend(), r.sets(), 1L, null));
                 row.put("steps_per_s", rep.stepsPerSecond());
                 row.put("rtf", rep.wallS() > 0 ? rep.simulatedS() / rep.wallS() : 0.0);
                 row.put("schedules_per_s", 0.0);
@@ -84,8 +84,8 @@ final class BenchCommand implements Callable<Integer> {
                 row.put("wall_s", rep.wallS());
             } else {
                 ExploreEntry x = (ExploreEntry) e;
-                new Explorer(Scenarios.build(x.scenario(), x.backend(), 1, x.sets())).explore(new RandomStrategy(1), x.budget() / 4, 60);
-                ExploreResult res = new Explorer(Scenarios.build(x.scenario(), x.backend(), 1, x.sets()))
+                new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null)).explore(new RandomStrategy(1), x.budget() / 4, 60);
+                ExploreResult res = new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null))
                         .explore(new RandomStrategy(2), x.budget(), 60);
                 row.put("steps_per_s", 0.0);
                 row.put("rtf", 0.0);

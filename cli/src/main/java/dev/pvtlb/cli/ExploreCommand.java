@@ -64,7 +64,7 @@ final class ExploreCommand implements Callable<Integer> {
         if (budget < 1 || seconds <= 0) {
             throw new ModelException("--budget must be >= 1 and --seconds > 0");
         }
-        Scenario s = Scenarios.build(scenario, backend, seed, sets);
+        Scenario s = ScenarioArgs.build(scenario, backend, sets, seed, null);
         Strategy st;
         try {
             st = Explorer.strategy(strategy, seed, depth, bound);

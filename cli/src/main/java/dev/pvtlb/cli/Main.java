@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
 @Command(name = "pvtlb", mixinStandardHelpOptions = true, version = "pvtlb 0.1.0",
         description = "Emulates a paravirtualized guest kernel's TLB shootdowns: what a flush design costs, and whether it is safe.",
         subcommands = {RunCommand.class, ScenariosCommand.class, BackendsCommand.class, HostCommand.class,
-            CalibrateCommand.class, ExploreCommand.class, ReplayCommand.class, BenchCommand.class})
+            CalibrateCommand.class, ExploreCommand.class, ReplayCommand.class, BenchCommand.class,
+            CompareCommand.class, DemoCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -61,7 +62,10 @@ public final class Main implements Runnable {
             return "";
         }
         int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
+        // picocli quotes a converter's exception as "(java.nio.file.InvalidPathException: why)": keep the why only.
+        // A control character from the input (a quoted '\r' argument) must not break the one line either.
+        return (nl < 0 ? s : s.substring(0, nl)).replaceAll("[a-z][\\w$]*(\\.[\\w$]+)*\\.[A-Z][\\w$]*(Exception|Error): ", "")
+                .replaceAll("[\\p{Cntrl}\\u0085\\u2028\\u2029]", "?");
     }
 
     @Override

@@ -39,7 +39,7 @@ final class ReplayCommand implements Callable<Integer> {
             throw new ModelException("not a pvtlb trace file (not UTF-8 text): " + file);
         }
         TraceFile t = TraceFile.parse(text);
-        Scenario s = Scenarios.build(t.scenario(), t.backend(), t.seed(), t.settings());
+        Scenario s = ScenarioArgs.build(t.scenario(), t.backend(), t.settings(), t.seed(), null);
         ScheduleRun r = new Explorer(s).replay(t.choices());
         PrintWriter out = spec.commandLine().getOut();
         if (!r.found() || r.hazard().kind() != t.kind() || r.hazard().cpu() != t.cpu() || r.hazard().timeNs() != t.timeNs()) {

@@ -1,6 +1,5 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.run.Json;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
@@ -24,31 +23,47 @@ final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "a built-in scenario name (see 'pvtlb scenarios')")
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "a built-in scenario name (see 'pvtlb scenarios') or a scenario file (.yaml, see docs/scenarios.md)")
     String scenario;
 
-    @Option(names = "--backend", paramLabel = "B", description = "pv_ops backend (default: native)")
-    String backend = "native";
+    @Option(names = "--backend", paramLabel = "B", description = "pv_ops backend (default: the scenario's, else native)")
+    String backend;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a machine key, workload parameter or knob")
     List<String> sets = new ArrayList<>();
 
-    @Option(names = "--seed", paramLabel = "N", description = "seed (default: 1)")
-    long seed = 1;
+    @Option(names = "--seed", paramLabel = "N", description = "seed (default: the scenario's, else 1)")
+    Long seed;
 
-    @Option(names = "--reps", paramLabel = "R", description = "repetitions, each with seed+rep (default: 1)")
-    int reps = 1;
+    @Option(names = "--reps", paramLabel = "R", description = "repetitions, each with seed+rep (default: the scenario's, else 1)")
+    Integer reps;
 
     @Option(names = "--json", paramLabel = "FILE", description = "write the JSON report here")
     Path json;
 
+    @Option(names = "--csv", paramLabel = "FILE", description = "write the metrics and counters as CSV")
+    Path csv;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "write a self-contained HTML page with SVG charts")
+    Path html;
+
+    @Option(names = "--quiet", description = "no progress bar on stderr")
+    boolean quiet;
+
     @Override
     public Integer call() throws IOException {
-        Scenario s = Scenarios.build(scenario, backend, seed, sets).reps(reps);
-        RunReport r = Runner.run(s);
+        Scenario s = ScenarioArgs.build(scenario, backend, sets, seed, reps);
+        ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), quiet);
+        RunReport r = Runner.run(s, (rep, n, steps, ns) -> bar.update(rep, n, "rep " + (rep + 1) + "/" + n + ", "
+                + steps / 1000 + "k steps, " + Fmt.num(ns / 1e6) + " ms simulated"));
+        bar.done();
         print(r, spec.commandLine().getOut());
         if (json != null) {
             Files.writeString(json, r.toJson(), StandardCharsets.UTF_8);
+        }
+        if (csv != null || html != null) {
+            Comparison c = new Comparison(r.scenario(), null, List.of(""), List.of(r.backend()), new RunReport[][] {{r}});
+            CompareCommand.write(c, null, csv, html, "pvtlb run " + scenario);
         }
         return r.hazards().isEmpty() ? 0 : 1;
     }
@@ -58,8 +73,8 @@ final class RunCommand implements Callable<Integer> {
         out.printf("knobs    %s%n", r.knobs());
         out.println();
         out.printf("%-32s %14s %12s%n", "metric", "mean", "(stdev)");
-        r.metrics().forEach((k, m) -> out.printf("%-32s %14s %12s %s%n", k, Json.number(round(m.mean())),
-                "(" + Json.number(round(m.stdev())) + ")", m.unit()));
+        r.metrics().forEach((k, m) -> out.printf("%-32s %14s %12s %s%n", k, Fmt.num(m.mean()),
+                "(" + Fmt.num(m.stdev()) + ")", m.unit()));
         out.println();
         out.printf("%-32s %14s%n", "counter", "value");
         r.counters().forEach((k, v) -> out.printf("%-32s %14d%n", k, v));
@@ -77,9 +92,5 @@ final class RunCommand implements Callable<Integer> {
         out.println();
         out.printf("sim: %d steps, %.6f s simulated; host: %.3f s wall, %.0f steps/s%n",
                 r.steps(), r.simulatedS(), r.wallS(), r.stepsPerSecond());
-    }
-
-    private static double round(double d) {
-        return Math.round(d * 100) / 100.0;
     }
 }

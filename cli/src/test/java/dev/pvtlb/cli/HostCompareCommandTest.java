@@ -62,7 +62,8 @@ class HostCompareCommandTest {
     void aHostOnlyBenchmarkIsRefusedByName() {
         Result r = pvtlb("host", "compare", "mprotect-noise");
         assertEquals(2, r.code());
-        assertEquals("pvtlb: 'mprotect-noise' is a host benchmark with no emulated workload yet; comparable: munmap-storm",
+        // mprotect-noise is now also an emulated workload (issue 5), but its metric is not lined up with the host's.
+        assertEquals("pvtlb: 'mprotect-noise' has no metrics lined up between host and emulation yet; comparable: munmap-storm",
                 r.err().strip());
     }
 

@@ -17,7 +17,23 @@ public final class Runner {
 
     private Runner() {}
 
+    /** Steps run between two progress callbacks. */
+    public static final long PROGRESS_CHUNK = 100_000;
+
+    /**
+     * Told how far a run is, between chunks of {@link #PROGRESS_CHUNK} steps and after each
+     * repetition; for a progress display only (running in chunks gives the same steps).
+     */
+    @FunctionalInterface
+    public interface Progress {
+        void update(int rep, int reps, long stepsThisRep, long simulatedNs);
+    }
+
     public static RunReport run(Scenario s) {
+        return run(s, (rep, reps, steps, ns) -> { });
+    }
+
+    public static RunReport run(Scenario s, Progress progress) {
         long wallStart = System.nanoTime();
         Map<String, List<Double>> values = new LinkedHashMap<>();
         Map<String, String> units = new LinkedHashMap<>();
@@ -34,7 +50,16 @@ public final class Runner {
                 knobs = g.knobValues().values();
                 profile = g.profile().name();
                 Supplier<Map<String, Metric>> metrics = s.workload().setUp(g, s.params());
-                g.engine().run(Long.MAX_VALUE, MAX_STEPS);
+                for (long budget = MAX_STEPS; budget > 0; ) {
+                    long before = g.engine().steps();
+                    g.engine().run(Long.MAX_VALUE, Math.min(budget, PROGRESS_CHUNK));
+                    long ran = g.engine().steps() - before;
+                    budget -= ran;
+                    progress.update(rep, s.reps(), g.engine().steps(), g.engine().now());
+                    if (ran < PROGRESS_CHUNK || g.engine().isStopped()) {
+                        break;
+                    }
+                }
                 if (g.liveTasks() > 0) {
                     throw new dev.pvtlb.ModelException("run stopped after " + MAX_STEPS + " steps with "
                             + g.liveTasks() + " tasks still running (lower ops)");

@@ -1,7 +1,13 @@
 package dev.pvtlb.run;
 
 import dev.pvtlb.ModelException;
+import dev.pvtlb.workload.Ebizzy;
+import dev.pvtlb.workload.Kernbench;
+import dev.pvtlb.workload.MprotectNoise;
 import dev.pvtlb.workload.MunmapStorm;
+import dev.pvtlb.workload.NetperfRr;
+import dev.pvtlb.workload.SysbenchMmapRndwr;
+import dev.pvtlb.workload.TlbFlush2;
 import dev.pvtlb.workload.Workload;
 import dev.pvtlb.workload.catalogue.Arm64StaleCpumask;
 import dev.pvtlb.workload.catalogue.GupFastVsFree;
@@ -21,7 +27,10 @@ public final class Workloads {
     public static List<Workload> all() {
         TreeMap<String, Workload> m = new TreeMap<>();
         for (Workload w : List.of(new MunmapStorm(), new GupFastVsFree(), new LazySpeculativeWalk(), new KvmPreemptedFlush(),
-                new SmtSiblingDedup(), new Arm64StaleCpumask(), new MadviseNestedFlush())) {
+                new SmtSiblingDedup(), new Arm64StaleCpumask(), new MadviseNestedFlush(),
+                // issue 5: the reference threads' benchmarks
+                new SysbenchMmapRndwr(), new NetperfRr(), new Kernbench(), new MprotectNoise(), new Ebizzy(),
+                new TlbFlush2())) {
             m.put(w.name(), w);
         }
         for (Workload w : ServiceLoader.load(Workload.class)) {

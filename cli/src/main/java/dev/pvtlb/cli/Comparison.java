@@ -1,0 +1,254 @@
+package dev.pvtlb.cli;
+
+import dev.pvtlb.run.Json;
+import dev.pvtlb.run.RunReport;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The results of a comparison: {@code reports[row][variant]}, where rows are the values of the
+ * swept numeric parameter (one row, labelled null, when nothing is swept) and variants are the
+ * combinations of the other --vary values. Prints tables shaped like the reference threads'
+ * (value (stdev) per variant, change in percent against the first variant) and writes CSV, JSON
+ * and a self-contained HTML page with SVG charts. A single run is a comparison of one.
+ */
+final class Comparison {
+    /** Counters shown in the text table (all counters go to CSV and JSON). */
+    static final List<String> TABLE_COUNTERS = List.of("nr_tlb_remote_flush", "nr_tlb_remote_flush_received", "ipis_sent",
+            "hypercalls", "vmexits");
+
+    final String scenario;
+    final String swept;
+    final List<String> rows;
+    final List<String> variants;
+    final RunReport[][] reports;
+
+    Comparison(String scenario, String swept, List<String> rows, List<String> variants, RunReport[][] reports) {
+        this.scenario = scenario;
+        this.swept = swept;
+        this.rows = rows;
+        this.variants = variants;
+        this.reports = reports;
+    }
+
+    private List<String> metrics() {
+        return new ArrayList<>(reports[0][0].metrics().keySet());
+    }
+
+    private RunReport first() {
+        return reports[0][0];
+    }
+
+    void print(PrintWriter out) {
+        RunReport f = first();
+        out.printf("compare %s  backend %s  seed %d  reps %d  profile %s%n", scenario, f.backend(), f.seed(), f.reps(), f.profile());
+        for (int v = 0; v < variants.size(); v++) {
+            out.printf("  %s = %s%n", (char) ('A' + Math.min(v, 25)) + (v >= 26 ? String.valueOf(v) : ""), variants.get(v));
+        }
+        out.println();
+        List<String> heads = new ArrayList<>();
+        for (int v = 0; v < variants.size(); v++) {
+            heads.add(variants.get(v));
+        }
+        if (swept == null) {
+            List<String[]> lines = new ArrayList<>();
+            for (String m : metrics()) {
+                lines.add(cells(m + " (" + f.metrics().get(m).unit() + ")", 0, m, null));
+            }
+            for (String c : TABLE_COUNTERS) {
+                if (f.counters().containsKey(c)) {
+                    lines.add(cells(c + " (per rep)", 0, null, c));
+                }
+            }
+            table(out, "metric", heads, lines);
+        } else {
+            for (String m : metrics()) {
+                out.printf("%s (%s)%n", m, f.metrics().get(m).unit());
+                List<String[]> lines = new ArrayList<>();
+                for (int r = 0; r < rows.size(); r++) {
+                    lines.add(cells(rows.get(r), r, m, null));
+                }
+                table(out, swept, heads, lines);
+                out.println();
+            }
+        }
+        long hazards = 0;
+        for (RunReport[] row : reports) {
+            for (RunReport r : row) {
+                hazards += r.hazards().size();
+            }
+        }
+        out.println(hazards == 0 ? "hazards: none" : "hazards: " + hazards + " (see the JSON report)");
+    }
+
+    /** One table row: a label, then per variant "mean (stdev)" plus the change against variant A (or row 1 with one variant). */
+    private String[] cells(String label, int row, String metric, String counter) {
+        String[] c = new String[variants.size() + 1];
+        c[0] = label;
+        for (int v = 0; v < variants.size(); v++) {
+            double mean = value(row, v, metric, counter);
+            String cell = Fmt.num(mean);
+            if (metric != null) {
+                cell += " (" + Fmt.num(reports[row][v].metrics().get(metric).stdev()) + ")";
+            }
+            if (v > 0) {
+                cell += " " + Fmt.pct(mean, value(row, 0, metric, counter));
+            } else if (variants.size() == 1 && row > 0) {
+                cell += " " + Fmt.pct(mean, value(0, 0, metric, counter));
+            }
+            c[v + 1] = cell;
+        }
+        return c;
+    }
+
+    private double value(int row, int v, String metric, String counter) {
+        RunReport r = reports[row][v];
+        if (metric != null) {
+            RunReport.Summary s = r.metrics().get(metric);
+            return s == null ? 0 : s.mean();
+        }
+        return r.counters().getOrDefault(counter, 0L) / (double) r.reps();
+    }
+
+    private static void table(PrintWriter out, String first, List<String> heads, List<String[]> lines) {
+        int[] w = new int[heads.size() + 1];
+        w[0] = first.length();
+        for (int i = 0; i < heads.size(); i++) {
+            w[i + 1] = heads.get(i).length();
+        }
+        for (String[] l : lines) {
+            for (int i = 0; i < l.length; i++) {
+                w[i] = Math.max(w[i], l[i].length());
+            }
+        }
+        StringBuilder h = new StringBuilder(pad(first, w[0]));
+        for (int i = 0; i < heads.size(); i++) {
+            h.append("  ").append(pad(heads.get(i), w[i + 1]));
+        }
+        out.println(h.toString().stripTrailing());
+        for (String[] l : lines) {
+            StringBuilder b = new StringBuilder(pad(l[0], w[0]));
+            for (int i = 1; i < l.length; i++) {
+                b.append("  ").append(pad(l[i], w[i]));
+            }
+            out.println(b.toString().stripTrailing());
+        }
+    }
+
+    private static String pad(String s, int w) {
+        return s + " ".repeat(Math.max(0, w - s.length()));
+    }
+
+    String toCsv() {
+        StringBuilder b = new StringBuilder();
+        b.append(swept == null ? "" : Fmt.csv(swept) + ",").append("variant,metric,mean,stdev,unit,change_pct\n");
+        for (int r = 0; r < rows.size(); r++) {
+            for (int v = 0; v < variants.size(); v++) {
+                RunReport rep = reports[r][v];
+                for (String m : metrics()) {
+                    RunReport.Summary s = rep.metrics().get(m);
+                    double base = value(r, 0, m, null);
+                    row(b, r, v, m, Json.number(s.mean()), Json.number(s.stdev()), s.unit(),
+                            v == 0 || base == 0 ? "" : Json.number((s.mean() - base) / Math.abs(base) * 100));
+                }
+                for (var c : rep.counters().entrySet()) {
+                    row(b, r, v, c.getKey(), Json.number(c.getValue() / (double) rep.reps()), "", "per rep", "");
+                }
+            }
+        }
+        return b.toString();
+    }
+
+    private void row(StringBuilder b, int r, int v, String metric, String mean, String sd, String unit, String change) {
+        if (swept != null) {
+            b.append(Fmt.csv(rows.get(r))).append(',');
+        }
+        b.append(Fmt.csv(variants.get(v))).append(',').append(Fmt.csv(metric)).append(',').append(mean).append(',')
+                .append(sd).append(',').append(Fmt.csv(unit)).append(',').append(change).append('\n');
+    }
+
+    String toJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("scenario", scenario);
+        m.put("swept", swept == null ? "" : swept);
+        m.put("rows", rows);
+        m.put("variants", variants);
+        List<Object> runs = new ArrayList<>();
+        for (int r = 0; r < rows.size(); r++) {
+            for (int v = 0; v < variants.size(); v++) {
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("row", rows.get(r));
+                e.put("variant", variants.get(v));
+                e.put("report", reports[r][v].toMap());
+                runs.add(e);
+            }
+        }
+        m.put("runs", runs);
+        return Json.write(m);
+    }
+
+    String toHtml(String title) {
+        StringBuilder b = new StringBuilder();
+        b.append("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>").append(Fmt.html(title))
+                .append("</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
+                        + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+                        + "th:first-child,td:first-child{text-align:left}svg{margin:0.5em 1em 0.5em 0}</style></head><body>\n");
+        b.append(body(title));
+        return b.append("</body></html>\n").toString();
+    }
+
+    /** The page's content: heading, charts, then the numbers as tables (also used inside the demo page). */
+    String body(String title) {
+        StringBuilder b = new StringBuilder();
+        RunReport f = first();
+        b.append("<h1>").append(Fmt.html(title)).append("</h1>\n<p>scenario <b>").append(Fmt.html(scenario))
+                .append("</b>, profile ").append(Fmt.html(f.profile())).append(", seed ").append(f.seed()).append(", reps ")
+                .append(f.reps()).append(swept == null ? "" : ", swept: " + Fmt.html(swept)).append("</p>\n");
+        for (String m : metrics()) {
+            String unit = f.metrics().get(m).unit();
+            if (swept != null && numeric(rows)) {
+                double[] x = rows.stream().mapToDouble(Double::parseDouble).toArray();
+                List<Svg.Series> series = new ArrayList<>();
+                for (int v = 0; v < variants.size(); v++) {
+                    double[] y = new double[rows.size()];
+                    double[] sd = new double[rows.size()];
+                    for (int r = 0; r < rows.size(); r++) {
+                        y[r] = reports[r][v].metrics().get(m).mean();
+                        sd[r] = reports[r][v].metrics().get(m).stdev();
+                    }
+                    series.add(new Svg.Series(variants.get(v), y, sd));
+                }
+                b.append(Svg.lineChart(m + " vs " + swept, swept, m + " (" + unit + ")", x, series));
+            } else {
+                for (int r = 0; r < rows.size(); r++) {
+                    double[] y = new double[variants.size()];
+                    double[] sd = new double[variants.size()];
+                    for (int v = 0; v < variants.size(); v++) {
+                        y[v] = reports[r][v].metrics().get(m).mean();
+                        sd[v] = reports[r][v].metrics().get(m).stdev();
+                    }
+                    b.append(Svg.barChart(m + (swept == null ? "" : " at " + swept + "=" + rows.get(r)),
+                            m + " (" + unit + ")", variants, y, sd));
+                }
+            }
+        }
+        java.io.StringWriter sw = new java.io.StringWriter();
+        print(new PrintWriter(sw));
+        b.append("<pre>").append(Fmt.html(sw.toString())).append("</pre>\n");
+        return b.toString();
+    }
+
+    private static boolean numeric(List<String> xs) {
+        for (String s : xs) {
+            try {
+                Double.parseDouble(s);
+            } catch (NumberFormatException | NullPointerException e) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,60 @@
+package dev.pvtlb.cli;
+
+import dev.pvtlb.ModelException;
+import dev.pvtlb.run.Scenario;
+import dev.pvtlb.run.ScenarioFile;
+import java.nio.file.Path;
+import java.util.List;
+
+/** The scenario options run and compare share: a built-in name or a file, then the command line's overrides. */
+final class ScenarioArgs {
+    private ScenarioArgs() {}
+
+    /** Builds the scenario; options left null keep the file's (or the built-in's) values. */
+    static Scenario build(String scenario, String backend, List<String> sets, Long seed, Integer reps) {
+        Scenario s = ScenarioFile.looksLikeFile(scenario) ? ScenarioFile.load(Path.of(scenario)) : Scenario.of(scenario);
+        if (backend != null) {
+            s.backend(backend);
+        }
+        if (seed != null) {
+            s.seed(seed);
+        }
+        if (reps != null) {
+            s.reps(reps);
+        }
+        for (String kv : sets) {
+            set(s, kv, "--set");
+        }
+        return s;
+    }
+
+    /** Checks what boot would check (topology, profile, host, knob values) without booting. */
+    static void check(Scenario s) {
+        dev.pvtlb.GuestConfig cfg = s.guestConfig(0);
+        java.util.List<dev.pvtlb.knob.KnobSpec> specs = new java.util.ArrayList<>(dev.pvtlb.GuestKnobs.SPECS);
+        specs.addAll(cfg.backend().knobs());
+        for (String k : cfg.knobs().keySet()) {
+            if (specs.stream().noneMatch(sp -> sp.name().equals(k))) {
+                dev.pvtlb.pvops.PvBackend owner = dev.pvtlb.pvops.PvBackends.ownerOf(k);
+                throw new ModelException("knob " + k + " belongs to backend " + (owner == null ? "?" : owner.name()) + ", not "
+                        + cfg.backend().name() + (owner == null ? "" : " (use --backend " + owner.name() + ")"));
+            }
+        }
+        dev.pvtlb.knob.Knobs.of(specs, cfg.knobs());
+    }
+
+    /** Applies one KEY=VALUE; the key {@code backend} chooses the backend (for --vary backend=a,b). */
+    static void set(Scenario s, String kv, String option) {
+        int eq = kv.indexOf('=');
+        if (eq <= 0) {
+            throw new ModelException(option + " expects KEY=VALUE, got '" + kv + "'");
+        }
+        String k = kv.substring(0, eq).strip();
+        String v = kv.substring(eq + 1).strip();
+        if (k.equals("backend")) {
+            s.backend(v);
+        } else {
+            s.set(k, v);
+        }
+    }
+}

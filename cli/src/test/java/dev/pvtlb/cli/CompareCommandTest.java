@@ -1,0 +1,62 @@
+package dev.pvtlb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompareCommandTest {
+    @Test
+    void variantsAreColumnsWithTheChangeInPercent(@TempDir Path dir) throws Exception {
+        Path html = dir.resolve("c.html");
+        Path csv = dir.resolve("c.csv");
+        MainTest.Result r = MainTest.pvtlb("compare", "munmap-storm", "--vary", "native.smtSiblingDedup=false,true",
+                "--set", "ops=3", "--set", "threads=8", "--set", "smt.sharedTlb=true", "--reps", "2", "--html", html.toString(),
+                "--csv", csv.toString());
+        assertEquals(0, r.code(), r.err());
+        String received = r.out().lines().filter(l -> l.startsWith("nr_tlb_remote_flush_received")).findFirst().orElseThrow();
+        // Deduplicating SMT siblings halves the flushes received: every target has its sibling in the mask.
+        assertTrue(received.contains("-50.0%"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("munmap_ns (ns)")), r.out());
+        String page = Files.readString(html);
+        assertTrue(page.contains("<svg") && page.contains("<rect") && !page.contains("<script"), page);
+        assertTrue(Files.readString(csv).startsWith("variant,metric,mean,stdev,unit,change_pct\n"));
+    }
+
+    @Test
+    void aSweptParameterGivesOneRowPerValueAndALineChart(@TempDir Path dir) throws Exception {
+        Path html = dir.resolve("s.html");
+        MainTest.Result r = MainTest.pvtlb("compare", "tlb-flush2", "--vary", "backend=native,invlpgb", "--vary", "threads=2,4",
+                "--set", "ops=1", "--set", "vcpus=4", "--reps", "1", "--html", html.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("threads  backend=native"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("2 ")) && r.out().lines().anyMatch(l -> l.startsWith("4 ")), r.out());
+        String page = Files.readString(html);
+        assertEquals(2, page.split("<polyline", -1).length - 1, page);
+    }
+
+    @Test
+    void sameSeedsGiveTheSameJson(@TempDir Path dir) throws Exception {
+        Path a = dir.resolve("a.json");
+        Path b = dir.resolve("b.json");
+        for (Path p : new Path[] {a, b}) {
+            assertEquals(0, MainTest.pvtlb("compare", "kernbench", "--vary", "tableFree=immediate,rcu", "--set", "ops=4",
+                    "--set", "vcpus=2", "--set", "threads=2", "--reps", "1", "--json", p.toString()).code());
+        }
+        assertEquals(Files.readString(a).replaceAll("\"host_timing\": \\{[^}]*\\}", ""),
+                Files.readString(b).replaceAll("\"host_timing\": \\{[^}]*\\}", ""));
+    }
+
+    @Test
+    void badVaryIsExitTwoBeforeAnyRun() {
+        for (String v : new String[] {"threads", "threads=", "=1,2", "threads=1,,2", "threads=1,1", "nosuch=1,2",
+            "native.concurrentFlush=maybe,true", "vcpus=1,100000000"}) {
+            MainTest.Result r = MainTest.pvtlb("compare", "munmap-storm", "--vary", v);
+            assertEquals(2, r.code(), v + " -> " + r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package dev.pvtlb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pvtlb.run.RunReport;
+import dev.pvtlb.run.Runner;
+import dev.pvtlb.run.Scenario;
+import dev.pvtlb.run.Workloads;
+import dev.pvtlb.workload.Workload;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The built-in benchmarks show the effect their reference thread is about, in the model's own terms. */
+class WorkloadBehaviourTest {
+    static RunReport run(String name, String backend, String... sets) {
+        Scenario s = Scenario.of(name).backend(backend);
+        for (String kv : sets) {
+            ScenarioArgs.set(s, kv, "--set");
+        }
+        return Runner.run(s);
+    }
+
+    static double metric(RunReport r, String m) {
+        return r.metrics().get(m).mean();
+    }
+
+    @Test
+    void everyBenchmarkIsRegisteredWithThreadsAndOps() {
+        for (String n : List.of("sysbench-mmap-rndwr", "netperf-rr", "kernbench", "mprotect-noise", "ebizzy", "tlb-flush2")) {
+            Workload w = Workloads.byName(n);
+            assertTrue(w.parameters().containsKey("threads") && w.parameters().containsKey("ops"), n);
+        }
+    }
+
+    @Test
+    void fdatasyncWriteProtectsEachDirtyPageWithAFlushOnTheOtherCpus() {
+        // One thread: the mm runs on one CPU, writeback flushes locally only.
+        RunReport one = run("sysbench-mmap-rndwr", "native", "threads=1", "ops=50", "fsync_freq=25", "pages=64");
+        assertEquals(0, one.counters().get("nr_tlb_remote_flush"));
+        assertTrue(one.counters().get("nr_tlb_local_flush_one") > 0, one.counters().toString());
+        RunReport four = run("sysbench-mmap-rndwr", "native", "threads=4", "ops=50", "fsync_freq=25", "pages=64");
+        assertTrue(four.counters().get("nr_tlb_remote_flush") > 0);
+        // Every write after a writeback of its page takes a write-protect fault: more faults than pages.
+        assertTrue(four.counters().get("page_faults") > 64, four.counters().toString());
+        assertTrue(metric(four, "throughput") > 0);
+    }
+
+    @Test
+    void idleWithoutLazyTlbSpendsTimeInSwitchMm() {
+        RunReport off = run("netperf-rr", "native", "lazy=off", "threads=4", "ops=20");
+        RunReport skip = run("netperf-rr", "native", "lazy=skip", "threads=4", "ops=20");
+        assertTrue(metric(off, "switch_mm_share") > 2 * metric(skip, "switch_mm_share"),
+                metric(off, "switch_mm_share") + " vs " + metric(skip, "switch_mm_share"));
+        assertTrue(metric(off, "transactions_per_s") < metric(skip, "transactions_per_s"));
+    }
+
+    @Test
+    void broadcastTlbiSlowsTheVictimOnlyWhenTheNoiseRuns() {
+        double quiet = metric(run("mprotect-noise", "arm64", "noise=false", "ops=50"), "victim_ms");
+        double noisy = metric(run("mprotect-noise", "arm64", "noise=true", "ops=50"), "victim_ms");
+        double local = metric(run("mprotect-noise", "arm64", "noise=true", "ops=50", "arm64.flush=local"), "victim_ms");
+        assertTrue(noisy > quiet, noisy + " vs " + quiet);
+        assertEquals(quiet, local, 1e-9);
+    }
+
+    @Test
+    void kernbenchFreesThePageTablesOfEveryJob() {
+        RunReport r = run("kernbench", "native", "threads=4", "ops=8", "vcpus=4");
+        assertTrue(r.counters().get("page_tables_freed") >= 8, r.counters().toString());
+        assertTrue(metric(r, "system_s") > 0 && metric(r, "elapsed_s") > 0);
+    }
+
+    @Test
+    void broadcastInvalidationSendsNoIpisInTlbFlush2() {
+        RunReport nat = run("tlb-flush2", "native", "threads=8", "vcpus=8", "ops=2");
+        RunReport inv = run("tlb-flush2", "invlpgb", "threads=8", "vcpus=8", "ops=2");
+        assertTrue(nat.counters().get("ipis_sent") > 0);
+        assertEquals(0, inv.counters().get("ipis_sent"));
+    }
+
+    @Test
+    void ebizzyRunsInAVirtualMachineWithOtherVmsOnTheHost() {
+        RunReport r = run("ebizzy", "kvm", "threads=8", "vcpus=8", "ops=2", "vms=2", "pcpus=8");
+        assertTrue(metric(r, "records_per_s") > 0);
+        assertTrue(r.counters().get("vmexits") > 0, r.counters().toString());
+    }
+
+    @Test
+    void sameSeedGivesByteIdenticalReports() {
+        for (String n : List.of("sysbench-mmap-rndwr", "netperf-rr", "kernbench", "tlb-flush2")) {
+            String a = strip(run(n, "native", "ops=4").toJson());
+            String b = strip(run(n, "native", "ops=4").toJson());
+            assertEquals(a, b, n);
+        }
+    }
+
+    /** Everything but host_timing, the one part allowed to differ. */
+    static String strip(String json) {
+        return json.substring(0, json.indexOf("\"host_timing\""));
+    }
+}
