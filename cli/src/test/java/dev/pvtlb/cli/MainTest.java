@@ -86,7 +86,7 @@ class MainTest {
         Result r = pvtlb("scenarios");
         assertEquals(0, r.code());
         // Name order: the catalogue's scenarios and the workloads together.
-        assertTrue(r.out().contains("\narm64-stale-cpumask    catalogue: "), r.out());
+        assertTrue(r.out().startsWith("arm64-stale-cpumask    catalogue: "), r.out());
         assertTrue(r.out().contains("\nmunmap-storm           threads of one process"), r.out());
         assertTrue(r.out().contains("\n    processes        default 1\n"), r.out());
     }
