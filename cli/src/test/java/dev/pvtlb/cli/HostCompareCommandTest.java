@@ -77,7 +77,8 @@ class HostCompareCommandTest {
         "host compare munmap-storm --iterations -1",
         "host compare munmap-storm --profile /nonexistent/profile.yaml",
         "host compare munmap-storm --threads 100000",
-        "host compare munmap-storm --json /nonexistent-pvtlb-dir/c.json"
+        "host compare munmap-storm --json /nonexistent-pvtlb-dir/c.json",
+        "host compare munmap-storm --backend no-such-backend"
     })
     void badInputGetsExitTwoAndOneLineBeforeAnyMeasurement(String line) {
         Result r = pvtlb(line.split(" "));
