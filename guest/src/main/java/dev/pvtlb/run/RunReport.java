@@ -11,7 +11,15 @@ import java.util.Map;
 public record RunReport(String scenario, String backend, Map<String, String> knobs, Map<String, String> params,
                         String profile, long seed, int reps, Map<String, Summary> metrics,
                         Map<String, Long> counters, Map<String, Long> cpuTimeNs, List<Map<String, Object>> hazards,
-                        long steps, double simulatedS, double wallS) {
+                        long steps, double simulatedS, double wallS, Map<String, Percentiles> latency) {
+
+    /** p50, p99 and max of a latency metric in ns, over every sample of every repetition (HdrHistogram). */
+    public record Percentiles(double p50, double p99, double max) {
+        public static Percentiles of(org.HdrHistogram.Histogram ps) {
+            return new Percentiles(ps.getValueAtPercentile(50) / 1000.0, ps.getValueAtPercentile(99) / 1000.0,
+                    ps.getMaxValue() / 1000.0);
+        }
+    }
 
     /** Mean and sample standard deviation of one metric over repetitions. */
     public record Summary(double mean, double stdev, String unit) {
@@ -45,6 +53,12 @@ public record RunReport(String scenario, String backend, Map<String, String> kno
             e.put("mean", s.mean());
             e.put("stdev", s.stdev());
             e.put("unit", s.unit());
+            Percentiles p = latency.get(k);
+            if (p != null) {
+                e.put("p50", p.p50());
+                e.put("p99", p.p99());
+                e.put("max", p.max());
+            }
             ms.put(k, e);
         });
         m.put("metrics", ms);

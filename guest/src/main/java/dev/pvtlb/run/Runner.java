@@ -36,6 +36,7 @@ public final class Runner {
     public static RunReport run(Scenario s, Progress progress) {
         long wallStart = System.nanoTime();
         Map<String, List<Double>> values = new LinkedHashMap<>();
+        Map<String, org.HdrHistogram.Histogram> distributions = new LinkedHashMap<>();
         Map<String, String> units = new LinkedHashMap<>();
         Map<String, Long> counters = new LinkedHashMap<>();
         Map<String, Long> cpuTime = new LinkedHashMap<>();
@@ -67,6 +68,10 @@ public final class Runner {
                 for (var e : metrics.get().entrySet()) {
                     values.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue().value());
                     units.put(e.getKey(), e.getValue().unit());
+                    if (e.getValue().distributionPs() != null) {
+                        distributions.computeIfAbsent(e.getKey(), k -> new org.HdrHistogram.Histogram(3))
+                                .add(e.getValue().distributionPs());
+                    }
                 }
                 g.vmstat().asMap().forEach((k, v) -> counters.merge(k, v, Long::sum));
                 g.cpuTime().totals().forEach((k, v) -> cpuTime.merge(k, v, Long::sum));
@@ -83,11 +88,13 @@ public final class Runner {
                 simNs += g.engine().now();
             }
         }
+        Map<String, RunReport.Percentiles> latency = new LinkedHashMap<>();
+        distributions.forEach((k, h) -> latency.put(k, RunReport.Percentiles.of(h)));
         Map<String, RunReport.Summary> summaries = new LinkedHashMap<>();
         values.forEach((k, xs) -> summaries.put(k, RunReport.Summary.of(xs, units.get(k))));
         double wall = (System.nanoTime() - wallStart) / 1e9;
         return new RunReport(s.workload().name(), s.backend(), knobs, s.params().values(),
                 profile, s.seed(), s.reps(), summaries, counters, cpuTime, hazards,
-                steps, simNs / 1e9, wall);
+                steps, simNs / 1e9, wall, latency);
     }
 }

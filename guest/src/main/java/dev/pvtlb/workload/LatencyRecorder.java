@@ -1,10 +1,15 @@
 package dev.pvtlb.workload;
 
+import org.HdrHistogram.Histogram;
+
 /**
- * Sum, count, minimum and maximum of one latency metric. Batches of accesses add their total
- * in picoseconds, so the mean keeps sub-nanosecond precision.
+ * Sum, count, minimum and maximum of one latency metric, and its distribution in an
+ * HdrHistogram (3 significant digits) for percentiles. Batches of accesses add their total in
+ * picoseconds, so the mean keeps sub-nanosecond precision; a batch counts as {@code n}
+ * samples of its mean in the histogram.
  */
 public final class LatencyRecorder {
+    private final Histogram histogramPs = new Histogram(3);
     private long sumPs;
     private long count;
     private long minPs = Long.MAX_VALUE;
@@ -20,6 +25,14 @@ public final class LatencyRecorder {
         long each = totalPs / n;
         minPs = Math.min(minPs, each);
         maxPs = Math.max(maxPs, each);
+        if (n > 0) {
+            histogramPs.recordValueWithCount(Math.max(0, each), n);
+        }
+    }
+
+    /** The distribution so far, in picoseconds (a copy). */
+    public Histogram histogramPs() {
+        return histogramPs.copy();
     }
 
     public long count() {
@@ -40,5 +53,6 @@ public final class LatencyRecorder {
         count = 0;
         minPs = Long.MAX_VALUE;
         maxPs = 0;
+        histogramPs.reset();
     }
 }

@@ -79,8 +79,8 @@ public final class MunmapStorm implements Workload {
         }
         return () -> {
             Map<String, Metric> m = new LinkedHashMap<>();
-            m.put("munmap_ns", new Metric(munmap.meanNs(), "ns", false));
-            m.put("access_ns", new Metric(access.meanNs(), "ns", false));
+            m.put("munmap_ns", Metric.latency(munmap));
+            m.put("access_ns", Metric.latency(access));
             return m;
         };
     }
