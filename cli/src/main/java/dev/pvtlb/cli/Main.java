@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(name = "pvtlb", mixinStandardHelpOptions = true, version = "pvtlb 0.1.0",
         description = "Emulates a paravirtualized guest kernel's TLB shootdowns: what a flush design costs, and whether it is safe.",
         subcommands = {RunCommand.class, ScenariosCommand.class, BackendsCommand.class, HostCommand.class,
-            CalibrateCommand.class, ExploreCommand.class, ReplayCommand.class})
+            CalibrateCommand.class, ExploreCommand.class, ReplayCommand.class, SweepCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
