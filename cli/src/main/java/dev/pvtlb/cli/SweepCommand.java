@@ -99,6 +99,9 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
             throw new ModelException("--master must be local[N] or spark://HOST:PORT");
         }
         Path dir = out != null ? out : Path.of(file.getFileName().toString().replaceFirst("\\.[^.]*$", "") + "-out");
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new ModelException("--out " + dir + " is a file, not a directory");
+        }
         ClusterExecutor cluster = null;
         if (master != null) {
             cluster = ServiceLoader.load(ClusterExecutor.class).findFirst().orElse(null);
