@@ -41,7 +41,7 @@ class SparkSweepTest {
         study = tmp.resolve("small.yaml");
         Files.writeString(study, """
                 scenario: munmap-storm
-                set: {ops: 3, vcpus: 4, accesses: 200}
+                set: {ops: 3, vcpus: 4, accesses: 200, memory: 16}
                 vary:
                   threads: [2, 4]
                   native.smtSiblingDedup: [false, true]
