@@ -117,6 +117,12 @@ class SparkSweepTest {
         assertEquals(2, csv.size());
         assertTrue(csv.get(1).startsWith("0,kvm.hostClearPreempted=plain-write,"), csv.get(1));
         assertTrue(csv.get(1).contains(",STALE_TRANSLATION,"), csv.get(1));
+        // The campaign's outcome depends on the file only: the same slices found the same schedule locally.
+        Path local = tmp.resolve("campaign-local");
+        Result l = pvtlb("sweep", f.toString(), "--out", local.toString(), "--parallel", "2");
+        assertEquals(1, l.rc(), l.out() + l.err());
+        assertEquals(Files.readString(local.resolve("campaign.csv")), Files.readString(out.resolve("campaign.csv")));
+        assertEquals(Files.readString(local.resolve("trace-0.txt")), Files.readString(out.resolve("trace-0.txt")));
         Path trace = out.resolve("trace-0.txt");
         Result replay = pvtlb("replay", trace.toString());
         assertEquals(1, replay.rc(), replay.out() + replay.err());
