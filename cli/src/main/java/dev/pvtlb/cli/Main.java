@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
         description = "Emulates a paravirtualized guest kernel's TLB shootdowns: what a flush design costs, and whether it is safe.",
         subcommands = {RunCommand.class, ScenariosCommand.class, BackendsCommand.class, HostCommand.class,
             CalibrateCommand.class, ExploreCommand.class, ReplayCommand.class, BenchCommand.class,
-            CompareCommand.class, DemoCommand.class})
+            CompareCommand.class, DemoCommand.class, SweepCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
