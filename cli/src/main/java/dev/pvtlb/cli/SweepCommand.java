@@ -99,7 +99,12 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
             throw new ModelException("--master must be local[N] or spark://HOST:PORT");
         }
         Path dir = out != null ? out : Path.of(file.getFileName().toString().replaceFirst("\\.[^.]*$", "") + "-out");
-        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+        if (Files.isRegularFile(dir) && Files.size(dir) == 0) {
+            // An empty file in the way, typically made by the shell for a redirect of this very
+            // command (pvtlb sweep S --out X > X): it holds nothing, so it becomes the directory.
+            // Our stdout, if it was that file, keeps writing to the unlinked file.
+            Files.delete(dir);
+        } else if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new ModelException("--out " + dir + " is a file, not a directory");
         }
         ClusterExecutor cluster = null;

@@ -126,5 +126,17 @@ class SweepCommandTest {
         MainTest.Result r = pvtlb("sweep", study.toString(), "--out", file.toString());
         assertEquals(2, r.code());
         assertEquals("pvtlb: --out " + file + " is a file, not a directory\n", r.err());
+        assertEquals("x", Files.readString(file), "a file with content is left alone");
+    }
+
+    @Test
+    void anEmptyFileInTheWayBecomesTheOutputDirectory(@TempDir Path dir) throws Exception {
+        Path study = dir.resolve("small.yaml");
+        Files.writeString(study, SMALL);
+        Path empty = Files.createFile(dir.resolve("out"));
+        MainTest.Result r = pvtlb("sweep", study.toString(), "--out", empty.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(Files.isDirectory(empty));
+        assertTrue(Files.exists(empty.resolve("runs.csv")));
     }
 }
