@@ -6,9 +6,28 @@ import java.util.function.Consumer;
 
 /**
  * The tracepoint stream. With no subscriber, emitting costs one branch, so tracepoints stay in
- * the model's paths for good, as in the kernel.
+ * the model's paths for good, as in the kernel. When a JDK Flight Recorder recording that
+ * enables {@code dev.pvtlb.Tracepoint} is running, every tracepoint is also committed as a
+ * JFR event (the check is made when the stream is created and on each new recording state).
  */
 public final class TraceStream {
+    /** Whether some recording enables the tracepoint event; updated by a JFR listener. */
+    private static volatile boolean jfrOn;
+
+    static {
+        try {
+            jdk.jfr.FlightRecorder.addListener(new jdk.jfr.FlightRecorderListener() {
+                @Override
+                public void recordingStateChanged(jdk.jfr.Recording r) {
+                    jfrOn = new TlbFlushJfrEvent().isEnabled();
+                }
+            });
+            jfrOn = jdk.jfr.FlightRecorder.isInitialized() && new TlbFlushJfrEvent().isEnabled();
+        } catch (RuntimeException | Error e) {
+            jfrOn = false; // no JFR in this runtime: tracepoints go to subscribers only
+        }
+    }
+
     private final List<Consumer<TraceEvent>> subscribers = new ArrayList<>();
     private boolean active;
 
@@ -23,18 +42,18 @@ public final class TraceStream {
     }
 
     public boolean active() {
-        return active;
+        return active || jfrOn;
     }
 
     /** trace_tlb_flush(reason, pages). */
     public void tlbFlush(long time, int cpu, TlbFlushReason reason, long pages) {
-        if (active) {
+        if (active || jfrOn) {
             publish(new TraceEvent(time, cpu, "tlb:tlb_flush", reason, pages, ""));
         }
     }
 
     public void event(long time, int cpu, String name, String detail) {
-        if (active) {
+        if (active || jfrOn) {
             publish(new TraceEvent(time, cpu, name, null, 0, detail));
         }
     }
@@ -42,6 +61,16 @@ public final class TraceStream {
     private void publish(TraceEvent e) {
         for (Consumer<TraceEvent> s : subscribers) {
             s.accept(e);
+        }
+        if (jfrOn) {
+            TlbFlushJfrEvent j = new TlbFlushJfrEvent();
+            j.virtualTimeNs = e.time();
+            j.cpu = e.cpu();
+            j.name = e.name();
+            j.reason = e.reason() == null ? "" : e.reason().name();
+            j.pages = e.pages();
+            j.detail = e.detail();
+            j.commit();
         }
     }
 }
