@@ -43,6 +43,15 @@ public final class PvOpsPatcher {
         }
     };
 
+    /** Backend classes already checked (a class is checked once; guests are booted and reset often). */
+    private static final ClassValue<Boolean> CHECKED = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            implementations(type.getName(), type);
+            return Boolean.TRUE;
+        }
+    };
+
     private PvOpsPatcher() {}
 
     /**
@@ -51,7 +60,12 @@ public final class PvOpsPatcher {
      */
     public static PvOps patch(String name, Object backend, Guest guest, boolean trace) {
         Class<?> type = backend.getClass();
-        implementations(name, type); // validate first so errors name the backend, not Byte Buddy
+        try {
+            CHECKED.get(type); // validate first so errors name the backend, not Byte Buddy
+        } catch (PvOpsBootException e) {
+            implementations(name, type); // again, for the message with the backend's registered name
+            throw e;
+        }
         Class<? extends PvOps> generated = (trace ? TRACED : PLAIN).get(type);
         PvOps ops;
         try {

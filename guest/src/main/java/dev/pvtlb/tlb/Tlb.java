@@ -151,6 +151,9 @@ public final class Tlb {
 
     /** Back to the state of a new TLB: empty, and the LRU clock and history cleared. */
     public void clear() {
+        if (tick == 0 && live == 0) {
+            return; // never used since the last clear: already as new
+        }
         flushAll();
         Arrays.fill(ptes, 0);
         Arrays.fill(filledAt, 0);
