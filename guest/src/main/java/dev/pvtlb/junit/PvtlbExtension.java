@@ -1,0 +1,40 @@
+package dev.pvtlb.junit;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.GuestConfig;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * A JUnit 5 extension for a user's own tests: a {@link Guest} parameter annotated with
+ * {@link PvtlbGuest} is booted as the annotation says and closed when the test ends (through
+ * the extension store, so a failing test still releases the guest's memory).
+ * Use with {@code @ExtendWith(PvtlbExtension.class)}.
+ */
+public final class PvtlbExtension implements ParameterResolver {
+    private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(PvtlbExtension.class);
+
+    @Override
+    public boolean supportsParameter(ParameterContext p, ExtensionContext c) {
+        return p.getParameter().getType() == Guest.class && p.isAnnotated(PvtlbGuest.class);
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext p, ExtensionContext c) {
+        PvtlbGuest a = p.findAnnotation(PvtlbGuest.class).orElseThrow();
+        GuestConfig.Builder b = GuestConfig.builder().cpus(a.cpus()).memoryMiB(a.memoryMiB()).seed(a.seed()).backend(a.backend());
+        for (String kv : a.knobs()) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw new ParameterResolutionException("@PvtlbGuest knob must be name=value, got '" + kv + "'");
+            }
+            b.knob(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        Guest g = Guest.boot(b.build());
+        // Closed with the test's store: AutoCloseable values in the store are closed at its end.
+        c.getStore(NS).put("guest-" + p.getIndex(), g);
+        return g;
+    }
+}

@@ -1,0 +1,31 @@
+package dev.pvtlb.junit;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Asks {@link PvtlbExtension} for a booted guest as a test parameter:
+ * {@code void test(@PvtlbGuest(cpus = 4, backend = "kvm", knobs = "kvm.pvTlbFlush=false") Guest g)}.
+ * The guest is closed after the test.
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.PARAMETER)
+public @interface PvtlbGuest {
+    /** vCPUs (a flat topology). */
+    int cpus() default 4;
+
+    /** A registered backend (see {@code pvtlb backends}). */
+    String backend() default "native";
+
+    /** Guest memory in MiB. */
+    int memoryMiB() default 16;
+
+    long seed() default 1;
+
+    /** Knob settings as {@code name=value}. */
+    String[] knobs() default {};
+}

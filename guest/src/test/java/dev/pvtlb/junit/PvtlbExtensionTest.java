@@ -1,0 +1,32 @@
+package dev.pvtlb.junit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.run.Scenario;
+import dev.pvtlb.stats.Counter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** How a user's test gets a booted guest: the extension at work on a catalogue scenario. */
+@ExtendWith(PvtlbExtension.class)
+class PvtlbExtensionTest {
+    @Test
+    void aGuestIsBootedAsAnnotated(@PvtlbGuest(cpus = 2, memoryMiB = 8, knobs = "lazy=off") Guest g) {
+        assertEquals(2, g.cpus().length);
+        assertEquals(8L << 20, g.mem().bytes());
+        assertEquals("off", g.knobValues().get("lazy"));
+        assertEquals("native", g.pvOps().name());
+    }
+
+    @Test
+    void aUsersTestRunsAWorkloadOnIt(@PvtlbGuest(cpus = 4, knobs = "native.smtSiblingDedup=false") Guest g) {
+        Scenario s = Scenario.of("arm64-stale-cpumask");
+        s.workload().setUp(g, s.params());
+        g.run(Long.MAX_VALUE);
+        assertEquals(0, g.liveTasks());
+        assertTrue(g.vmstat().get(Counter.NR_TLB_REMOTE_FLUSH) > 0, "native IPIs reach CPU 1");
+        assertEquals(0, g.hazards().count());
+    }
+}
