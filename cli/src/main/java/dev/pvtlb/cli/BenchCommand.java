@@ -7,7 +7,6 @@ import dev.pvtlb.run.Json;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
-import dev.pvtlb.run.Workloads;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -40,13 +39,18 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--only", paramLabel = "NAME", description = "run only the entries whose name contains NAME")
     String only;
 
+    /** One entry of the suite. */
+    private sealed interface Entry permits RunEntry, ExploreEntry {
+        String name();
+    }
+
     /** A run entry: a scenario and its settings. */
-    private record RunEntry(String name, String scenario, String backend, List<String> sets) { }
+    private record RunEntry(String name, String scenario, String backend, List<String> sets) implements Entry { }
 
     /** An explorer entry: a scenario variant explored for a fixed budget of schedules. */
-    private record ExploreEntry(String name, String scenario, String backend, List<String> sets, int budget) { }
+    private record ExploreEntry(String name, String scenario, String backend, List<String> sets, int budget) implements Entry { }
 
-    static final List<Object> SUITE = List.of(
+    static final List<Entry> SUITE = List.of(
             new RunEntry("munmap-storm", "munmap-storm", "native", List.of("vcpus=16", "ops=100")),
             new RunEntry("sysbench-mmap-rndwr", "sysbench-mmap-rndwr", "native", List.of("vcpus=56")),
             new RunEntry("ebizzy-3vm", "ebizzy", "kvm", List.of("vcpus=64", "pcpus=64", "vms=3")),
@@ -61,14 +65,9 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<Map<String, Object>> entries = new ArrayList<>();
         out.printf("%-22s %14s %10s %16s %12s%n", "entry", "steps/s", "rtf", "schedules/s", "peak rss MB");
-        for (Object e : SUITE) {
-            String name = e instanceof RunEntry r ? r.name() : ((ExploreEntry) e).name();
-            String scenario = e instanceof RunEntry r ? r.scenario() : ((ExploreEntry) e).scenario();
+        for (Entry e : SUITE) {
+            String name = e.name();
             if (only != null && !name.contains(only)) {
-                continue;
-            }
-            if (Workloads.all().stream().noneMatch(w -> w.name().equals(scenario))) {
-                out.printf("%-22s (skipped: no built-in '%s' in this build)%n", name, scenario);
                 continue;
             }
             Map<String, Object> row = new LinkedHashMap<>();
@@ -82,8 +81,7 @@ final class BenchCommand implements Callable<Integer> {
                 row.put("steps", rep.steps());
                 row.put("simulated_s", rep.simulatedS());
                 row.put("wall_s", rep.wallS());
-            } else {
-                ExploreEntry x = (ExploreEntry) e;
+            } else if (e instanceof ExploreEntry x) {
                 new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null)).explore(new RandomStrategy(1), x.budget() / 4, 60);
                 ExploreResult res = new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null))
                         .explore(new RandomStrategy(2), x.budget(), 60);

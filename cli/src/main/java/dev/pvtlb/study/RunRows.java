@@ -98,37 +98,15 @@ public final class RunRows {
                 b.append(',');
             }
             first = false;
-            jsonString(b, c);
+            b.append(Json.quote(c));
             b.append(':');
             Object v = row.get(c);
             if (v instanceof String s) {
-                jsonString(b, s);
+                b.append(Json.quote(s));
             } else {
                 b.append(text(v).isEmpty() ? "null" : text(v));
             }
         }
         return b.append('}').toString();
-    }
-
-    private static void jsonString(StringBuilder b, String s) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            switch (ch) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (ch < 0x20) {
-                        b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) ch));
-                    } else {
-                        b.append(ch);
-                    }
-                }
-            }
-        }
-        b.append('"');
     }
 }

@@ -73,8 +73,4 @@ final class Shrinker {
         }
         return null;
     }
-
-    int attempts() {
-        return attempts;
-    }
 }

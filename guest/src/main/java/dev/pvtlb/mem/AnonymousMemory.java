@@ -39,9 +39,6 @@ final class AnonymousMemory {
                         FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
             }
         } catch (RuntimeException e) {
-            if (Boolean.getBoolean("pvtlb.debugMemory")) {
-                e.printStackTrace();
-            }
             mmap = null; // no native access: Arena.allocate instead
         }
         MMAP = mmap;
@@ -67,9 +64,7 @@ final class AnonymousMemory {
                     return addr.reinterpret(bytes, arena, AnonymousMemory::unmap);
                 }
             } catch (Throwable t) {
-                if (Boolean.getBoolean("pvtlb.debugMemory")) {
-                    t.printStackTrace();
-                }
+                // The mapping failed (or native calls are refused): the portable path below works.
             }
         }
         return arena.allocate(bytes, PhysMem.PAGE_SIZE);

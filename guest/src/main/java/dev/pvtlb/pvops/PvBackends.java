@@ -2,9 +2,7 @@ package dev.pvtlb.pvops;
 
 import dev.pvtlb.ModelException;
 import dev.pvtlb.knob.KnobSpec;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
@@ -46,15 +44,6 @@ public final class PvBackends {
             throw new ModelException("unknown backend '" + name + "' (available: " + String.join(", ", all().keySet()) + ")");
         }
         return b;
-    }
-
-    /** Every backend's knobs, for validating a setting before the backend is known. */
-    public static List<KnobSpec> allKnobs() {
-        List<KnobSpec> out = new ArrayList<>();
-        for (PvBackend b : all().values()) {
-            out.addAll(b.knobs());
-        }
-        return out;
     }
 
     /** The backend that declares knob {@code name}, or null. */

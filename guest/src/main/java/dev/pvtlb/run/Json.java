@@ -79,6 +79,13 @@ public final class Json {
         b.append("  ".repeat(indent));
     }
 
+    /** {@code s} as a JSON string literal, quotes included. */
+    public static String quote(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2);
+        string(b, s);
+        return b.toString();
+    }
+
     private static void string(StringBuilder b, String s) {
         b.append('"');
         for (int i = 0; i < s.length(); i++) {
@@ -91,7 +98,7 @@ public final class Json {
                 case '\t' -> b.append("\\t");
                 default -> {
                     if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
+                        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
                     } else {
                         b.append(c);
                     }

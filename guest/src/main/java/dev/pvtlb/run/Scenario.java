@@ -88,7 +88,6 @@ public final class Scenario {
     /** Applies one {@code key=value} setting: a machine key, a workload parameter or a knob. */
     public Scenario set(String key, String value) {
         String v = value.strip();
-        settings.add(key + "=" + v);
         switch (key) {
             case "vcpus" -> vcpus = (int) parseLong(key, v, 1, Topology.MAX_CPUS);
             case "memory" -> memoryBytes = parseLong(key, v, PhysMem.MIN_BYTES >> 20, PhysMem.MAX_BYTES >> 20) << 20;
@@ -118,6 +117,7 @@ public final class Scenario {
                 }
             }
         }
+        settings.add(key + "=" + v); // only settings that were taken
         return this;
     }
 

@@ -71,10 +71,6 @@ public final class InvlpgbBackend extends GuestTableFree {
         return n;
     }
 
-    public boolean hasGlobalAsid(Mm mm) {
-        return globalAsid.contains(mm);
-    }
-
     @PvOp("flush_tlb_multi")
     public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
         NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);

@@ -54,15 +54,6 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
         guest.ipiDelivery(new HypercallIpi(false));
     }
 
-    public HostModel host() {
-        return host;
-    }
-
-    /** steal_time.preempted of guest CPU {@code cpu}. */
-    public byte preempted(int cpu) {
-        return preempted[cpu];
-    }
-
     @PvOp("flush_tlb_multi")
     public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
         if (!pvTlbFlush) {

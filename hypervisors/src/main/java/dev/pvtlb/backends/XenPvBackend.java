@@ -43,10 +43,6 @@ public final class XenPvBackend extends GuestTableFree {
         }));
     }
 
-    public HostFlush hostFlush() {
-        return hostFlush;
-    }
-
     public static final class Provider extends BackendProvider {
         public Provider() {
             super("xen-pv", "Xen PV guest: flushes by MMUEXT_TLB_FLUSH_MULTI / INVLPG_MULTI multicall, no guest interrupt", true);

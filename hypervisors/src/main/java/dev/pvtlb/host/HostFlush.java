@@ -37,10 +37,6 @@ public final class HostFlush implements VcpuEntryHook {
         this.host = new HostModel(guest, this);
     }
 
-    public HostModel host() {
-        return host;
-    }
-
     /**
      * The host side of one flush hypercall from {@code cpu} for {@code targets}: returns its
      * cost to the caller beyond the hypercall itself; sets {@code info.localFlushed} when the
@@ -106,9 +102,5 @@ public final class HostFlush implements VcpuEntryHook {
             v.cpu.flushAllAsids();
             guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
         }
-    }
-
-    public boolean pending(int cpu) {
-        return pending[cpu];
     }
 }

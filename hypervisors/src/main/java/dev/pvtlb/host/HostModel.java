@@ -85,10 +85,6 @@ public final class HostModel implements VcpuHost {
         return guestVcpus[guestCpu];
     }
 
-    public Pcpu[] pcpus() {
-        return pcpus.clone();
-    }
-
     /** The slice timer of {@code pc} runs while another vCPU may want the pCPU. */
     private void armTimer(Pcpu pc) {
         if (pc.timerArmed || pc.vcpus.size() < 2) {

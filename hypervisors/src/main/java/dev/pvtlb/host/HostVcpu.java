@@ -24,10 +24,6 @@ public final class HostVcpu {
         this.pcpu = pcpu;
     }
 
-    public VcpuState state() {
-        return state;
-    }
-
     /** Executing guest code right now (not preempted, halted, or still being entered). */
     public boolean executing() {
         return state == VcpuState.RUNNING && !entering;

@@ -28,8 +28,4 @@ public final class Pcpu {
         }
         return null;
     }
-
-    public HostVcpu current() {
-        return current;
-    }
 }

@@ -16,6 +16,7 @@ import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.Topology;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TimeCategory;
+import dev.pvtlb.workload.Spin;
 import dev.pvtlb.workload.Syscall;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +49,7 @@ class BackendScenarioTest {
         }
         s.spawn(0, zero.toArray(Op[]::new));
         for (int c = 1; c < 4; c++) {
-            s.spawn(c, Scripted.touch(b, 32, 1_000), new Compute(2_000_000_000L));
+            s.spawn(c, Scripted.touch(b, 32, 1_000), new Spin(2_000_000_000L, 10_000));
         }
         s.run();
         return s;
