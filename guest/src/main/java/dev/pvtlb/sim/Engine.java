@@ -19,7 +19,14 @@ public final class Engine {
     private long now;
     private long steps;
     private boolean stopped;
+    /*
+     * The events due at the current instant, drained from the heap in FIFO order. Keeping them
+     * here, rather than polling every tie and re-adding all but the chosen one, makes a step
+     * with n ties cost O(n) moves instead of O(n log n) heap operations: with 1024 vCPUs whose
+     * steps line up, that re-adding dominated the run.
+     */
     private Event[] ties = new Event[8];
+    private int tieCount;
 
     public Engine(Chooser chooser, long quantumNs) {
         if (quantumNs < 0) {
@@ -56,7 +63,7 @@ public final class Engine {
 
     /** Latest virtual time a batch may reach without skipping past another event. */
     public long horizon() {
-        long head = queue.peekTime();
+        long head = tieCount > 0 ? now : queue.peekTime();
         return head == Long.MAX_VALUE ? Long.MAX_VALUE : head + quantum;
     }
 
@@ -89,6 +96,8 @@ public final class Engine {
     /** Clears all pending events and the clock, for reusing a model between schedules. */
     public void reset() {
         queue.clear();
+        java.util.Arrays.fill(ties, 0, tieCount, null);
+        tieCount = 0;
         now = 0;
         steps = 0;
         stopped = false;
@@ -101,38 +110,33 @@ public final class Engine {
     public void run(long until, long maxSteps) {
         stopped = false;
         long limit = maxSteps == Long.MAX_VALUE ? Long.MAX_VALUE : steps + maxSteps;
-        while (!stopped && steps < limit && !queue.isEmpty()) {
-            long t = queue.peekTime();
+        while (!stopped && steps < limit && (tieCount > 0 || !queue.isEmpty())) {
+            long t = tieCount > 0 ? now : queue.peekTime();
             if (t > until) {
                 break;
             }
-            Event e = queue.poll();
-            if (queue.peekTime() == t) {
-                e = pickAmongTies(e, t);
-            }
+            Event e = tieCount == 0 && queue.peekTimeAfterHead() != t ? queue.poll() : pickAmongTies(t);
             now = t;
             steps++;
             e.fire(this);
         }
     }
 
-    private Event pickAmongTies(Event first, long t) {
-        int n = 0;
-        ties[n++] = first;
+    /**
+     * Takes one of the events due at {@code t}, chosen at an ORDER choice point among all of
+     * them in FIFO order; the others keep their order ahead of anything scheduled later.
+     */
+    private Event pickAmongTies(long t) {
         while (queue.peekTime() == t) {
-            if (n == ties.length) {
-                ties = java.util.Arrays.copyOf(ties, n * 2);
+            if (tieCount == ties.length) {
+                ties = java.util.Arrays.copyOf(ties, tieCount * 2);
             }
-            ties[n++] = queue.poll();
+            ties[tieCount++] = queue.poll();
         }
-        int pick = choose(ChoicePoint.ORDER, n);
+        int pick = choose(ChoicePoint.ORDER, tieCount);
         Event chosen = ties[pick];
-        for (int i = 0; i < n; i++) {
-            if (i != pick) {
-                queue.add(ties[i], t);
-            }
-            ties[i] = null;
-        }
+        System.arraycopy(ties, pick + 1, ties, pick, tieCount - pick - 1);
+        ties[--tieCount] = null;
         return chosen;
     }
 }

@@ -49,6 +49,14 @@ public final class EventQueue {
         return size == 0 ? Long.MAX_VALUE : times[0];
     }
 
+    /** Time of the second-earliest event (a child of the root); {@link Long#MAX_VALUE} if none. */
+    public long peekTimeAfterHead() {
+        if (size < 2) {
+            return Long.MAX_VALUE;
+        }
+        return size == 2 ? times[1] : Math.min(times[1], times[2]);
+    }
+
     /** Removes and returns the earliest event. */
     public Event poll() {
         Event top = events[0];

@@ -22,8 +22,13 @@ class FrameAllocatorTest {
             assertTrue(mem.isFilledWith(table, FrameAllocator.POISON));
             int data = a.alloc(FrameState.DATA);
             assertEquals(table, data, "the page-table page just freed is the next frame handed out");
-            assertEquals(0, mem.readWord(data, 3), "allocation zeroes the frame");
+            assertEquals(FrameAllocator.POISON, mem.readWord(data, 3), "user data is not modelled: a data frame is not zeroed");
             assertEquals(FrameState.DATA, a.frames().state(data));
+            a.free(data);
+            assertTrue(mem.isFilledWith(data, FrameAllocator.POISON));
+            int again = a.alloc(FrameState.PAGE_TABLE);
+            assertEquals(data, again);
+            assertTrue(mem.isFilledWith(again, 0), "a page-table frame is zeroed on allocation");
         }
     }
 
