@@ -27,6 +27,12 @@ import picocli.CommandLine.Model.CommandSpec;
  * per second, real-time factor (simulated seconds per wall second) and, for the explorer,
  * schedules per second. Each entry runs once after one untimed warm-up run of a smaller size
  * (so the JIT has compiled the hot paths); the suite is sized to finish within two minutes.
+ *
+ * <p>The {@code scale-N} entries run one flush-storm shape (16 threads per process, each
+ * mapping, touching and unmapping 16 pages; 4096 munmaps in all) at N vCPUs, so their steps per second show how the
+ * cost of a step grows with the CPU count. For run entries, {@code heap_mb} is the live Java
+ * heap of the booted guest at the end of its warm-up run (after a full GC), and
+ * {@code guest_memory_mb} the off-heap segment (touched pages only count towards RSS).
  */
 @Command(name = "bench", description = "Measure the emulator's own speed on a fixed suite.")
 final class BenchCommand implements Callable<Integer> {
@@ -54,17 +60,30 @@ final class BenchCommand implements Callable<Integer> {
             new RunEntry("munmap-storm", "munmap-storm", "native", List.of("vcpus=16", "ops=100")),
             new RunEntry("sysbench-mmap-rndwr", "sysbench-mmap-rndwr", "native", List.of("vcpus=56")),
             new RunEntry("ebizzy-3vm", "ebizzy", "kvm", List.of("vcpus=64", "pcpus=64", "vms=3")),
-            new RunEntry("flush-storm-1024", "munmap-storm", "native",
-                    List.of("vcpus=1024", "threads=1024", "processes=64", "ops=4", "workset=16", "accesses=200", "pages=16",
-                            "memory=2048")),
+            scale(16), scale(64), scale(256),
+            new RunEntry("flush-storm-1024", "munmap-storm", "native", flushStorm(1024)),
             new ExploreEntry("gup-fast-vs-free", "gup-fast-vs-free", "native", List.of("tableFree=immediate"), 4000),
             new ExploreEntry("kvm-preempted-flush", "kvm-preempted-flush", "kvm", List.of("kvm.hostClearPreempted=xchg"), 4000));
+
+    /**
+     * The flush storm at {@code vcpus} vCPUs: 16 threads per process, one thread per vCPU, and
+     * 4096 munmaps in all (fewer per thread as there are more threads), so every size does
+     * about the same work.
+     */
+    private static List<String> flushStorm(int vcpus) {
+        return List.of("vcpus=" + vcpus, "threads=" + vcpus, "processes=" + vcpus / 16, "ops=" + 4096 / vcpus, "workset=16",
+                "accesses=200", "pages=16", "memory=2048");
+    }
+
+    private static RunEntry scale(int vcpus) {
+        return new RunEntry("scale-" + vcpus, "munmap-storm", "native", flushStorm(vcpus));
+    }
 
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         List<Map<String, Object>> entries = new ArrayList<>();
-        out.printf("%-22s %14s %10s %16s %12s%n", "entry", "steps/s", "rtf", "schedules/s", "peak rss MB");
+        out.printf("%-22s %14s %10s %16s %12s %10s%n", "entry", "steps/s", "rtf", "schedules/s", "peak rss MB", "heap MB");
         for (Entry e : SUITE) {
             String name = e.name();
             if (only != null && !name.contains(only)) {
@@ -73,7 +92,9 @@ final class BenchCommand implements Callable<Integer> {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("name", name);
             if (e instanceof RunEntry r) {
-                Runner.run(ScenarioArgs.build(r.scenario(), r.backend(), warmUp(r.sets()), 1L, null));
+                long[] heap = {0};
+                Scenario warm = ScenarioArgs.build(r.scenario(), r.backend(), warmUp(r.sets()), 1L, null);
+                Runner.run(warm, (i, n, steps, ns) -> heap[0] = liveHeapMb());
                 RunReport rep = Runner.run(ScenarioArgs.build(r.scenario(), r.backend(), r.sets(), 1L, null));
                 row.put("steps_per_s", rep.stepsPerSecond());
                 row.put("rtf", rep.wallS() > 0 ? rep.simulatedS() / rep.wallS() : 0.0);
@@ -81,6 +102,8 @@ final class BenchCommand implements Callable<Integer> {
                 row.put("steps", rep.steps());
                 row.put("simulated_s", rep.simulatedS());
                 row.put("wall_s", rep.wallS());
+                row.put("heap_mb", heap[0]);
+                row.put("guest_memory_mb", warm.guestConfig(0).memoryBytes() >> 20);
             } else if (e instanceof ExploreEntry x) {
                 new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null)).explore(new RandomStrategy(1), x.budget() / 4, 60);
                 ExploreResult res = new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null))
@@ -93,8 +116,9 @@ final class BenchCommand implements Callable<Integer> {
             }
             row.put("peak_rss_mb", peakRssMb());
             entries.add(row);
-            out.printf("%-22s %14.0f %10.4f %16.0f %12d%n", name, (double) row.get("steps_per_s"), (double) row.get("rtf"),
-                    (double) row.get("schedules_per_s"), (long) row.get("peak_rss_mb"));
+            out.printf("%-22s %14.0f %10.4f %16.0f %12d %10s%n", name, (double) row.get("steps_per_s"), (double) row.get("rtf"),
+                    (double) row.get("schedules_per_s"), (long) row.get("peak_rss_mb"),
+                    row.containsKey("heap_mb") ? row.get("heap_mb").toString() : "-");
             out.flush();
         }
         if (json != null) {
@@ -115,6 +139,16 @@ final class BenchCommand implements Callable<Integer> {
             w.add("ops=2");
         }
         return w;
+    }
+
+    /**
+     * The live heap after a full collection, in MiB. Called from the warm-up run's progress
+     * callback, where the guest is still booted, so it is what one guest of this size holds.
+     */
+    static long liveHeapMb() {
+        System.gc();
+        Runtime rt = Runtime.getRuntime();
+        return (rt.totalMemory() - rt.freeMemory()) >> 20;
     }
 
     /** VmHWM of /proc/self/status (the process's peak resident set), or -1 where not readable. */
