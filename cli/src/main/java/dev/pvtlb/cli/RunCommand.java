@@ -53,11 +53,15 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Scenario s = ScenarioArgs.build(scenario, backend, sets, seed, reps);
+        // The header is known before the run: print it at once, so a long run shows what it is.
+        PrintWriter out = spec.commandLine().getOut();
+        printHeader(s.workload().name(), s.backend(), s.seed(), s.reps(), s.guestConfig(0).profile().name(), out);
+        out.flush();
         ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), quiet);
         RunReport r = Runner.run(s, (rep, n, steps, ns) -> bar.update(rep, n, "rep " + (rep + 1) + "/" + n + ", "
                 + steps / 1000 + "k steps, " + Fmt.num(ns / 1e6) + " ms simulated"));
         bar.done();
-        print(r, spec.commandLine().getOut());
+        printBody(r, out);
         if (json != null) {
             Files.writeString(json, r.toJson(), StandardCharsets.UTF_8);
         }
@@ -68,8 +72,11 @@ final class RunCommand implements Callable<Integer> {
         return r.hazards().isEmpty() ? 0 : 1;
     }
 
-    static void print(RunReport r, PrintWriter out) {
-        out.printf("scenario %s  backend %s  seed %d  reps %d  profile %s%n", r.scenario(), r.backend(), r.seed(), r.reps(), r.profile());
+    static void printHeader(String scenario, String backend, long seed, int reps, String profile, PrintWriter out) {
+        out.printf("scenario %s  backend %s  seed %d  reps %d  profile %s%n", scenario, backend, seed, reps, profile);
+    }
+
+    static void printBody(RunReport r, PrintWriter out) {
         out.printf("knobs    %s%n", r.knobs());
         out.println();
         out.printf("%-32s %14s %12s%n", "metric", "mean", "(stdev)");
