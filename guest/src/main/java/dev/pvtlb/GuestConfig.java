@@ -1,6 +1,6 @@
 package dev.pvtlb;
 
-import dev.pvtlb.profile.Profile;
+import dev.pvtlb.internal.profile.Profile;
 import dev.pvtlb.pvops.PvBackend;
 import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.smp.Topology;

@@ -3,7 +3,7 @@ package dev.pvtlb;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.pvtlb.run.Scenario;
-import dev.pvtlb.sim.SeededChooser;
+import dev.pvtlb.internal.sim.SeededChooser;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;

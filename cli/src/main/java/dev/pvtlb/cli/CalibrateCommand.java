@@ -3,7 +3,7 @@ package dev.pvtlb.cli;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.probe.HostProbe;
-import dev.pvtlb.profile.Profile;
+import dev.pvtlb.internal.profile.Profile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

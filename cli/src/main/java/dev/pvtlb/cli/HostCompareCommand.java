@@ -6,7 +6,7 @@ import dev.pvtlb.nativebridge.hostbench.HostBench;
 import dev.pvtlb.nativebridge.hostbench.HostBenchResult;
 import dev.pvtlb.nativebridge.hostbench.Metric;
 import dev.pvtlb.nativebridge.probe.HostProbe;
-import dev.pvtlb.profile.Profile;
+import dev.pvtlb.internal.profile.Profile;
 import dev.pvtlb.run.Json;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;

@@ -1,7 +1,7 @@
 package dev.pvtlb.cli;
 
 import dev.pvtlb.run.Workloads;
-import dev.pvtlb.workload.Workload;
+import dev.pvtlb.internal.workload.Workload;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;

@@ -9,7 +9,7 @@ import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
 import dev.pvtlb.run.ScenarioFile;
 import dev.pvtlb.run.Workloads;
-import dev.pvtlb.workload.Workload;
+import dev.pvtlb.internal.workload.Workload;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

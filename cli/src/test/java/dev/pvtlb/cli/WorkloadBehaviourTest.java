@@ -7,7 +7,7 @@ import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
 import dev.pvtlb.run.Workloads;
-import dev.pvtlb.workload.Workload;
+import dev.pvtlb.internal.workload.Workload;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package dev.pvtlb.explore;
 
-import dev.pvtlb.sim.ChoicePoint;
+import dev.pvtlb.internal.sim.ChoicePoint;
 
 /** What a strategy answers at the {@code index}-th choice point of one schedule. */
 @FunctionalInterface

@@ -1,7 +1,7 @@
 package dev.pvtlb.explore;
 
-import dev.pvtlb.sim.ChoicePoint;
-import dev.pvtlb.sim.Chooser;
+import dev.pvtlb.internal.sim.ChoicePoint;
+import dev.pvtlb.internal.sim.Chooser;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.pvtlb.flush;
 
-import dev.pvtlb.mm.Mm;
+import dev.pvtlb.internal.mm.Mm;
 
 /**
  * {@code struct flush_tlb_info} (arch/x86/include/asm/tlbflush.h): what one flush request

@@ -1,8 +1,8 @@
 package dev.pvtlb.flush;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.mm.Mm;
-import dev.pvtlb.profile.Costs;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.KernelPath;
 

@@ -1,13 +1,13 @@
 package dev.pvtlb.flush;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.mm.Mm;
-import dev.pvtlb.profile.Costs;
-import dev.pvtlb.sched.SwitchMm;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.internal.sched.SwitchMm;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TlbFlushReason;
-import dev.pvtlb.tlb.TlbState;
+import dev.pvtlb.internal.tlb.TlbState;
 
 /** The per-CPU flush decisions of arch/x86/mm/tlb.c. */
 public final class TlbFlush {

@@ -1,14 +1,14 @@
 package dev.pvtlb.hazard;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.mem.FrameState;
-import dev.pvtlb.mm.Mm;
-import dev.pvtlb.mmu.Level;
-import dev.pvtlb.mmu.Pte;
-import dev.pvtlb.mmu.WalkObserver;
-import dev.pvtlb.mmu.Walker;
+import dev.pvtlb.internal.mem.FrameState;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.mmu.Level;
+import dev.pvtlb.internal.mmu.Pte;
+import dev.pvtlb.internal.mmu.WalkObserver;
+import dev.pvtlb.internal.mmu.Walker;
 import dev.pvtlb.smp.Cpu;
-import dev.pvtlb.tlb.Tlb;
+import dev.pvtlb.internal.tlb.Tlb;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

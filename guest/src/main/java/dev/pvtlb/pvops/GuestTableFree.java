@@ -1,7 +1,7 @@
 package dev.pvtlb.pvops;
 
 import dev.pvtlb.GuestKnobs;
-import dev.pvtlb.mm.MmuGather;
+import dev.pvtlb.internal.mm.MmuGather;
 import dev.pvtlb.smp.Cpu;
 
 /**

@@ -2,7 +2,7 @@ package dev.pvtlb.pvops;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.mm.MmuGather;
+import dev.pvtlb.internal.mm.MmuGather;
 import dev.pvtlb.smp.Cpu;
 import java.util.StringJoiner;
 

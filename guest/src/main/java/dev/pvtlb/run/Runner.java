@@ -3,7 +3,7 @@ package dev.pvtlb.run;
 import dev.pvtlb.Guest;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.hazard.Hazard;
-import dev.pvtlb.workload.Metric;
+import dev.pvtlb.internal.workload.Metric;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.pvtlb.smp;
 
-import dev.pvtlb.profile.Costs;
-import dev.pvtlb.sim.ChoicePoint;
-import dev.pvtlb.sim.Engine;
+import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.internal.sim.ChoicePoint;
+import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.stats.Counter;
 
 /**

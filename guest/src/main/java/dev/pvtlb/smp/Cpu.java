@@ -1,19 +1,19 @@
 package dev.pvtlb.smp;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.mm.Mm;
-import dev.pvtlb.mmu.Pte;
-import dev.pvtlb.profile.Costs;
-import dev.pvtlb.mmu.HardwareWalker;
-import dev.pvtlb.mmu.PagingStructureCache;
-import dev.pvtlb.mmu.Walker;
-import dev.pvtlb.sched.Task;
-import dev.pvtlb.sim.Engine;
-import dev.pvtlb.sim.Event;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.mmu.Pte;
+import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.internal.mmu.HardwareWalker;
+import dev.pvtlb.internal.mmu.PagingStructureCache;
+import dev.pvtlb.internal.mmu.Walker;
+import dev.pvtlb.internal.sched.Task;
+import dev.pvtlb.internal.sim.Engine;
+import dev.pvtlb.internal.sim.Event;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TimeCategory;
-import dev.pvtlb.tlb.Tlb;
-import dev.pvtlb.tlb.TlbState;
+import dev.pvtlb.internal.tlb.Tlb;
+import dev.pvtlb.internal.tlb.TlbState;
 import java.util.ArrayDeque;
 
 /**

@@ -4,7 +4,7 @@ import dev.pvtlb.Guest;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.mm.MmuGather;
+import dev.pvtlb.internal.mm.MmuGather;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import java.util.List;

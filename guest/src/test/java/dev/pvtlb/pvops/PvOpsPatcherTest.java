@@ -11,15 +11,15 @@ import dev.pvtlb.ModelException;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.mm.Mm;
-import dev.pvtlb.mm.MmuGather;
-import dev.pvtlb.mm.ZapRange;
-import dev.pvtlb.sched.Op;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.mm.MmuGather;
+import dev.pvtlb.internal.mm.ZapRange;
+import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.TraceEvent;
-import dev.pvtlb.workload.Syscall;
-import dev.pvtlb.workload.Touch;
+import dev.pvtlb.internal.workload.Syscall;
+import dev.pvtlb.internal.workload.Touch;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -35,19 +35,19 @@ class PvOpsPatcherTest {
         long len = 16 * 4096;
         mm.insertVma(a, a + len, true, false);
         g.spawn("reader", mm, 1, script(new Touch(a, 16, 2000, 0.0, false, null)));
-        g.spawn("unmapper", mm, 0, script(new Touch(a, 16, 16, 1.0, true, null), new dev.pvtlb.workload.Sleep(5_000),
+        g.spawn("unmapper", mm, 0, script(new Touch(a, 16, 16, 1.0, true, null), new dev.pvtlb.internal.workload.Sleep(5_000),
                 new Syscall(t -> new ZapRange(mm, a, a + len, ZapRange.Kind.MUNMAP), null)));
         g.run(Long.MAX_VALUE);
         return g;
     }
 
-    private static dev.pvtlb.sched.Program script(Op... ops) {
+    private static dev.pvtlb.internal.sched.Program script(Op... ops) {
         List<Op> list = List.of(ops);
-        return new dev.pvtlb.sched.Program() {
+        return new dev.pvtlb.internal.sched.Program() {
             int i;
 
             @Override
-            public Op next(dev.pvtlb.sched.Task t) {
+            public Op next(dev.pvtlb.internal.sched.Task t) {
                 return i < list.size() ? list.get(i++) : null;
             }
         };
@@ -132,7 +132,7 @@ class PvOpsPatcherTest {
         long len = 16 * 4096;
         mm.insertVma(a, a + len, true, false);
         g.spawn("reader", mm, 1, script(new Touch(a, 16, 2000, 0.0, false, null)));
-        g.spawn("unmapper", mm, 0, script(new Touch(a, 16, 16, 1.0, true, null), new dev.pvtlb.workload.Sleep(5_000),
+        g.spawn("unmapper", mm, 0, script(new Touch(a, 16, 16, 1.0, true, null), new dev.pvtlb.internal.workload.Sleep(5_000),
                 new Syscall(t -> new ZapRange(mm, a, a + len, ZapRange.Kind.MUNMAP), null)));
         g.run(Long.MAX_VALUE);
         return g;

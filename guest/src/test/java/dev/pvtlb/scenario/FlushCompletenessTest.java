@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.GuestConfig;
-import dev.pvtlb.sched.Op;
+import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.smp.Topology;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.pvtlb.scenario;
 
-import dev.pvtlb.sched.Op;
-import dev.pvtlb.sched.Program;
-import dev.pvtlb.sched.Task;
+import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.sched.Program;
+import dev.pvtlb.internal.sched.Task;
 import java.util.ArrayDeque;
 import java.util.List;
 

@@ -2,17 +2,17 @@ package dev.pvtlb.scenario;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.GuestConfig;
-import dev.pvtlb.mem.PhysMem;
-import dev.pvtlb.mm.Mm;
-import dev.pvtlb.mm.ZapRange;
-import dev.pvtlb.mm.Mprotect;
-import dev.pvtlb.sched.Op;
+import dev.pvtlb.internal.mem.PhysMem;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.mm.ZapRange;
+import dev.pvtlb.internal.mm.Mprotect;
+import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TlbFlushReason;
 import dev.pvtlb.stats.TraceEvent;
-import dev.pvtlb.workload.Sleep;
-import dev.pvtlb.workload.Syscall;
-import dev.pvtlb.workload.Touch;
+import dev.pvtlb.internal.workload.Sleep;
+import dev.pvtlb.internal.workload.Syscall;
+import dev.pvtlb.internal.workload.Touch;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.pvtlb.scenario;
 
 import dev.pvtlb.GuestConfig;
-import dev.pvtlb.sched.Op;
+import dev.pvtlb.internal.sched.Op;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,7 +44,7 @@ public final class ShootdownLoad {
             ops.add(Scripted.sleep(15_000));
             // Three times CPU 0's rounds, so the others are still running when it is done.
             for (int k = 0; k < 3 * rounds; k++) {
-                ops.add(new dev.pvtlb.workload.Touch(shared, 64, 1_500, 0.3, false, null));
+                ops.add(new dev.pvtlb.internal.workload.Touch(shared, 64, 1_500, 0.3, false, null));
                 ops.add(Scripted.touch(ro, 16, 100));
                 if (sleepers && c % 2 == 1 && k % 3 == 0) {
                     ops.add(Scripted.sleep(4_000));

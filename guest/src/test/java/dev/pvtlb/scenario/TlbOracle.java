@@ -3,9 +3,9 @@ package dev.pvtlb.scenario;
 import dev.pvtlb.Guest;
 import dev.pvtlb.flush.FlushChecker;
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.mmu.Pte;
+import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.smp.Cpu;
-import dev.pvtlb.tlb.TlbState;
+import dev.pvtlb.internal.tlb.TlbState;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,0 +1,41 @@
+package dev.pvtlb.internal.mem;
+
+/**
+ * Per-frame metadata, like the kernel's {@code struct page}: the frame's state and a
+ * generation that changes on every free. A walker that remembers (frame, generation) can tell
+ * later whether the frame it read as a page table was freed, and perhaps reused, since.
+ */
+public final class FrameTable {
+    private final byte[] state;
+    private final int[] generation;
+
+    FrameTable(int frames) {
+        this.state = new byte[frames];
+        this.generation = new int[frames];
+    }
+
+    public FrameState state(int pfn) {
+        return FrameState.VALUES[state[pfn]];
+    }
+
+    public int generation(int pfn) {
+        return generation[pfn];
+    }
+
+    public int frames() {
+        return state.length;
+    }
+
+    void set(int pfn, FrameState s) {
+        state[pfn] = (byte) s.ordinal();
+    }
+
+    void bumpGeneration(int pfn) {
+        generation[pfn]++;
+    }
+
+    void reset() {
+        java.util.Arrays.fill(state, (byte) FrameState.FREE.ordinal());
+        java.util.Arrays.fill(generation, 0);
+    }
+}

@@ -1,0 +1,228 @@
+package dev.pvtlb.internal.mm;
+
+import dev.pvtlb.ModelException;
+import dev.pvtlb.internal.mmu.PageTables;
+import dev.pvtlb.smp.CpuMask;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code struct mm_struct} with its x86 {@code mm_context_t}: the page-table root, the VMAs,
+ * {@code mm_cpumask} (CPUs that may hold its translations), {@code context.ctx_id} (a unique
+ * id that outlives ASID reuse) and {@code context.tlb_gen} (bumped by every flush request).
+ */
+public final class Mm {
+    /** Where get_unmapped_area() starts looking (a simplified mmap_base). */
+    public static final long MMAP_BASE = 0x7f00_0000_0000L;
+
+    private final int id;
+    private final long ctxId;
+    private final int pgd;
+    private final CpuMask cpumask;
+    private final ContendedLine cpumaskLine = new ContendedLine();
+    private final ContendedLine tlbGenLine = new ContendedLine();
+    private final TreeMap<Long, Vma> vmas = new TreeMap<>();
+    private long tlbGen;
+    /** mm_users: the tasks using this mm; each spawned task takes one reference. */
+    private int users;
+    private final boolean isInitMm;
+
+    public Mm(int id, long ctxId, int pgd, int nrCpus, boolean isInitMm) {
+        this.id = id;
+        this.ctxId = ctxId;
+        this.pgd = pgd;
+        this.cpumask = new CpuMask(nrCpus);
+        this.isInitMm = isInitMm;
+    }
+
+    /**
+     * mm->tlb_flush_pending, by range: PTE changes made and not yet covered by a returned
+     * flush (inc_tlb_flush_pending() .. dec_tlb_flush_pending()). The stale-translation
+     * detector excuses a disagreeing TLB entry inside one of them.
+     */
+    private final java.util.ArrayList<long[]> flushPending = new java.util.ArrayList<>(4);
+    /** Virtual time the last flush of this mm returned to its initiator. */
+    private long lastFlushReturned = Long.MIN_VALUE;
+
+    /** inc_tlb_flush_pending() for the changes about to be made to [start, end). */
+    public long[] beginFlushPending(long start, long end) {
+        long[] r = {start, end};
+        flushPending.add(r);
+        return r;
+    }
+
+    /** dec_tlb_flush_pending(): the changes' flush has returned (or none was needed). */
+    public void endFlushPending(long[] range) {
+        flushPending.remove(range);
+    }
+
+    /** mm_tlb_flush_nested(): more than one zap of this mm between its changes and its flush. */
+    public boolean flushNested() {
+        return flushPending.size() > 1;
+    }
+
+    public boolean flushPendingCovers(long va) {
+        for (int i = 0; i < flushPending.size(); i++) {
+            long[] r = flushPending.get(i);
+            if (va >= r[0] && va < r[1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public long lastFlushReturned() {
+        return lastFlushReturned;
+    }
+
+    public void flushReturned(long now) {
+        lastFlushReturned = now;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public long ctxId() {
+        return ctxId;
+    }
+
+    public int pgd() {
+        return pgd;
+    }
+
+    public CpuMask cpumask() {
+        return cpumask;
+    }
+
+    public ContendedLine cpumaskLine() {
+        return cpumaskLine;
+    }
+
+    public ContendedLine tlbGenLine() {
+        return tlbGenLine;
+    }
+
+    public boolean isInitMm() {
+        return isInitMm;
+    }
+
+    /** atomic64_read(&mm->context.tlb_gen). */
+    public long tlbGen() {
+        return tlbGen;
+    }
+
+    /** inc_mm_tlb_gen(): atomic64_inc_return, a full barrier. */
+    public long incTlbGen() {
+        return ++tlbGen;
+    }
+
+    public int users() {
+        return users;
+    }
+
+    public void get() {
+        users++;
+    }
+
+    /** Drops a user; true when it was the last. */
+    public boolean put() {
+        return --users == 0;
+    }
+
+    public Vma findVma(long va) {
+        Map.Entry<Long, Vma> e = vmas.floorEntry(va);
+        if (e == null || e.getValue().end <= va) {
+            return null;
+        }
+        return e.getValue();
+    }
+
+    public List<Vma> vmas() {
+        return List.copyOf(vmas.values());
+    }
+
+    /** True when a VMA overlaps [start, end). */
+    public boolean overlaps(long start, long end) {
+        Map.Entry<Long, Vma> e = vmas.lowerEntry(end);
+        return e != null && e.getValue().end > start;
+    }
+
+    /** get_unmapped_area(): the first gap of {@code len} bytes at or above MMAP_BASE. */
+    public long getUnmappedArea(long len) {
+        long addr = MMAP_BASE;
+        for (Vma v : vmas.tailMap(MMAP_BASE, true).values()) {
+            if (v.start - addr >= len) {
+                break;
+            }
+            addr = Math.max(addr, v.end);
+        }
+        if (addr + len > PageTables.USER_VA_END) {
+            throw new ModelException("mm " + id + ": no room for a mapping of " + len + " bytes");
+        }
+        return addr;
+    }
+
+    /** Inserts a VMA; the range must be free. */
+    public Vma insertVma(long start, long end, boolean writable, boolean shared) {
+        PageTables.checkUserRange(start, end);
+        if (overlaps(start, end)) {
+            throw new ModelException(String.format("mm %d: [0x%x, 0x%x) overlaps an existing mapping", id, start, end));
+        }
+        Vma v = new Vma(start, end, writable, shared);
+        vmas.put(start, v);
+        return v;
+    }
+
+    /**
+     * Removes [start, end) from the VMA tree, splitting VMAs that straddle its ends
+     * (__split_vma). Returns whether any VMA was affected.
+     */
+    public boolean removeRange(long start, long end) {
+        splitAt(start);
+        splitAt(end);
+        List<Long> doomed = new ArrayList<>(vmas.subMap(start, true, end, false).keySet());
+        for (Long k : doomed) {
+            vmas.remove(k);
+        }
+        return !doomed.isEmpty();
+    }
+
+    /** Changes the protection of [start, end), splitting as needed (mprotect_fixup). */
+    public boolean protectRange(long start, long end, boolean writable) {
+        splitAt(start);
+        splitAt(end);
+        boolean any = false;
+        for (Vma v : vmas.subMap(start, true, end, false).values()) {
+            v.writable = writable;
+            any = true;
+        }
+        return any;
+    }
+
+    private void splitAt(long addr) {
+        Vma v = findVma(addr);
+        if (v == null || v.start == addr) {
+            return;
+        }
+        Vma tail = new Vma(addr, v.end, v.writable, v.shared);
+        v.end = addr;
+        vmas.put(addr, tail);
+    }
+
+    /** Bytes of the range [start, end) that are mapped. */
+    public long mappedBytes(long start, long end) {
+        long n = 0;
+        for (Vma v : vmas.values()) {
+            n += Math.max(0, Math.min(end, v.end) - Math.max(start, v.start));
+        }
+        return n;
+    }
+
+    @Override
+    public String toString() {
+        return isInitMm ? "init_mm" : "mm" + id;
+    }
+}

@@ -1,0 +1,44 @@
+package dev.pvtlb.internal.mm;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.ModelException;
+import dev.pvtlb.internal.mem.PhysMem;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
+import java.util.function.LongConsumer;
+
+/**
+ * mmap() of anonymous memory (mm/mmap.c): find a gap (get_unmapped_area), insert the VMA.
+ * Pages are populated later by faults. The address is handed to {@code result}.
+ */
+public final class Mmap extends KernelPath {
+    private final Mm mm;
+    private final long length;
+    private final boolean writable;
+    private final LongConsumer result;
+
+    public Mmap(Mm mm, long length, boolean writable, LongConsumer result) {
+        if (length <= 0 || (length & (PhysMem.PAGE_SIZE - 1)) != 0) {
+            throw new ModelException("mmap length must be a positive multiple of 4 KiB, got " + length);
+        }
+        this.mm = mm;
+        this.length = length;
+        this.writable = writable;
+        this.result = result;
+    }
+
+    @Override
+    public long step(Cpu cpu) {
+        Guest g = cpu.guest();
+        long addr = mm.getUnmappedArea(length);
+        mm.insertVma(addr, addr + length, writable, false);
+        result.accept(addr);
+        cpu.ret();
+        return g.costs().syscallNs + g.costs().vmaOpNs;
+    }
+
+    @Override
+    public String name() {
+        return "mmap";
+    }
+}

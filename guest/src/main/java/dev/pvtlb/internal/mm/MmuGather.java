@@ -1,0 +1,98 @@
+package dev.pvtlb.internal.mm;
+
+import dev.pvtlb.internal.mem.PhysMem;
+import dev.pvtlb.internal.mmu.Level;
+import dev.pvtlb.internal.mmu.Pte;
+import dev.pvtlb.internal.mmu.UnmapSink;
+import dev.pvtlb.smp.Cpu;
+import java.util.Arrays;
+
+/**
+ * {@code struct mmu_gather} (include/asm-generic/tlb.h, mm/mmu_gather.c): collects the range
+ * whose TLB entries must be flushed, the data pages and the page-table pages taken out by an
+ * unmap, so that nothing is freed before the flush: unhook, invalidate, free.
+ */
+public final class MmuGather implements UnmapSink {
+    private final Cpu cpu;
+    private final Mm mm;
+    private long start = Long.MAX_VALUE;
+    private long end;
+    private boolean freedTables;
+    private int[] pages = new int[64];
+    private int nrPages;
+    private int[] tables = new int[8];
+    private int nrTables;
+    private int clearedPtes;
+
+    public MmuGather(Cpu cpu, Mm mm) {
+        this.cpu = cpu;
+        this.mm = mm;
+    }
+
+    public Mm mm() {
+        return mm;
+    }
+
+    @Override
+    public void page(long va, long oldPte) {
+        // tlb_remove_tlb_entry() -> tlb_flush_pte_range(): widen the range to flush.
+        start = Math.min(start, va);
+        end = Math.max(end, va + PhysMem.PAGE_SIZE);
+        clearedPtes++;
+        if (nrPages == pages.length) {
+            pages = Arrays.copyOf(pages, nrPages * 2);
+        }
+        pages[nrPages++] = (int) Pte.pfnOf(oldPte);
+    }
+
+    @Override
+    public void table(int pfn, Level level, long va) {
+        // pte_free_tlb() and friends: the range grows by the table's address, freed_tables = 1.
+        freedTables = true;
+        start = Math.min(start, va);
+        end = Math.max(end, va + PhysMem.PAGE_SIZE);
+        cpu.guest().pvOps().tlbRemoveTable(cpu, this, pfn);
+    }
+
+    @Override
+    public boolean spanInUse(long s, long e) {
+        return mm.overlaps(s, e);
+    }
+
+    /** Called by tlb_remove_table implementations: batch the table for freeing after the flush. */
+    public void addTable(int pfn) {
+        if (nrTables == tables.length) {
+            tables = Arrays.copyOf(tables, nrTables * 2);
+        }
+        tables[nrTables++] = pfn;
+    }
+
+    /** Whether anything was unmapped, i.e. a flush is needed (tlb->end != 0). */
+    public boolean needsFlush() {
+        return end > 0;
+    }
+
+    public long start() {
+        return start;
+    }
+
+    public long end() {
+        return end;
+    }
+
+    public boolean freedTables() {
+        return freedTables;
+    }
+
+    public int clearedPtes() {
+        return clearedPtes;
+    }
+
+    public int[] pages() {
+        return Arrays.copyOf(pages, nrPages);
+    }
+
+    public int[] tables() {
+        return Arrays.copyOf(tables, nrTables);
+    }
+}

@@ -1,0 +1,53 @@
+package dev.pvtlb.internal.mm;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.ModelException;
+import dev.pvtlb.internal.mem.FrameState;
+import dev.pvtlb.internal.mmu.Pte;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
+import dev.pvtlb.stats.Counter;
+
+/**
+ * handle_mm_fault() for anonymous memory: a not-present fault allocates a zeroed frame
+ * (do_anonymous_page); a write fault on a read-only PTE of a writable VMA makes it writable
+ * (do_wp_page reusing the page). An access outside any VMA or against its protection is a
+ * workload bug and stops the run with a message (SIGSEGV).
+ */
+public final class PageFault extends KernelPath {
+    private final Mm mm;
+    private final long va;
+    private final boolean write;
+
+    public PageFault(Mm mm, long va, boolean write) {
+        this.mm = mm;
+        this.va = va & ~0xfffL;
+        this.write = write;
+    }
+
+    @Override
+    public long step(Cpu cpu) {
+        Guest g = cpu.guest();
+        Vma vma = mm.findVma(va);
+        if (vma == null || (write && !vma.writable())) {
+            throw new ModelException(String.format("%s: segmentation fault at 0x%x (%s) on cpu%d",
+                    mm, va, vma == null ? "no mapping" : "write to read-only mapping", cpu.id));
+        }
+        long pte = g.pageTables().get(mm.pgd(), va);
+        long flags = Pte.PRESENT | Pte.USER | Pte.ACCESSED | Pte.NX | (vma.writable() ? Pte.RW : 0) | (write ? Pte.DIRTY : 0);
+        if (Pte.present(pte)) {
+            g.pageTables().set(mm.pgd(), va, pte | flags);
+        } else {
+            int pfn = g.allocator().alloc(FrameState.DATA);
+            g.pageTables().set(mm.pgd(), va, Pte.make(pfn, flags));
+        }
+        g.vmstat().inc(Counter.PAGE_FAULTS);
+        cpu.ret();
+        return g.costs().faultNs;
+    }
+
+    @Override
+    public String name() {
+        return "handle_mm_fault";
+    }
+}

@@ -1,0 +1,38 @@
+package dev.pvtlb.internal.mm;
+
+/** {@code struct vm_area_struct}: a range of an address space with one protection. */
+public final class Vma {
+    long start;
+    long end;
+    boolean writable;
+    /** A MAP_SHARED file mapping: its pages belong to the page cache, not to the process. */
+    final boolean shared;
+
+    Vma(long start, long end, boolean writable, boolean shared) {
+        this.start = start;
+        this.end = end;
+        this.writable = writable;
+        this.shared = shared;
+    }
+
+    public long start() {
+        return start;
+    }
+
+    public long end() {
+        return end;
+    }
+
+    public boolean writable() {
+        return writable;
+    }
+
+    public boolean shared() {
+        return shared;
+    }
+
+    @Override
+    public String toString() {
+        return String.format("[0x%x-0x%x %s%s]", start, end, writable ? "rw" : "r-", shared ? "s" : "p");
+    }
+}

@@ -1,0 +1,125 @@
+package dev.pvtlb.internal.mm;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.flush.FlushTlbMmRange;
+import dev.pvtlb.internal.mem.PhysMem;
+import dev.pvtlb.internal.mmu.PageTables;
+import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.pvops.TableFreePolicy;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.CpuMask;
+import dev.pvtlb.smp.KernelPath;
+import dev.pvtlb.smp.SmpCallFunctionMany;
+import dev.pvtlb.stats.Counter;
+
+/**
+ * The munmap() and madvise(MADV_DONTNEED) paths: unmap the range into an mmu_gather, flush,
+ * then free (tlb_finish_mmu -> tlb_flush_mmu: flush_tlb_mm_range, free the pages, and free
+ * the page tables by the pv_ops table-free policy). munmap also removes the VMAs, so page
+ * tables left empty with no VMA over them are freed too (free_pgtables); MADV_DONTNEED keeps
+ * VMAs and tables.
+ */
+public final class ZapRange extends KernelPath {
+    /** Which system call this is. */
+    public enum Kind { MUNMAP, MADV_DONTNEED }
+
+    private final Mm mm;
+    private final long start;
+    private final long end;
+    private final Kind kind;
+    private MmuGather gather;
+    private long[] pending;
+    private boolean flushed;
+
+    public ZapRange(Mm mm, long start, long end, Kind kind) {
+        PageTables.checkUserRange(start, end);
+        this.mm = mm;
+        this.start = start;
+        this.end = end;
+        this.kind = kind;
+    }
+
+    @Override
+    public long step(Cpu cpu) {
+        Guest g = cpu.guest();
+        Costs c = g.costs();
+        switch (pc) {
+            case 0 -> {
+                long cost = c.syscallNs + c.vmaOpNs;
+                gather = new MmuGather(cpu, mm);
+                pending = mm.beginFlushPending(start, end);
+                if (kind == Kind.MUNMAP) {
+                    mm.removeRange(start, end);
+                }
+                g.pageTables().unmap(mm.pgd(), start, end, gather);
+                cost += (long) gather.clearedPtes() * c.pteOpNs;
+                pc = 1;
+                if (gather.needsFlush()) {
+                    flushed = true;
+                    cpu.call(new FlushTlbMmRange(mm, gather.start(), gather.end(), PhysMem.PAGE_SHIFT, gather.freedTables()));
+                } else if (mm.flushNested() && g.knobs().nestedFlush) {
+                    // tlb_finish_mmu(): another zap may have cleared PTEs of this range and not
+                    // flushed yet; flush the whole range (and tables) rather than return early.
+                    flushed = true;
+                    cpu.call(new FlushTlbMmRange(mm, start, end, PhysMem.PAGE_SHIFT, true));
+                }
+                return cost;
+            }
+            case 1 -> {
+                // tlb_flush_mmu_free(): the flush has returned; free the pages now.
+                mm.endFlushPending(pending);
+                int[] pages = gather.pages();
+                for (int pfn : pages) {
+                    g.allocator().free(pfn);
+                }
+                long cost = (long) pages.length * c.pteOpNs;
+                if (!flushed) {
+                    // Returning without a flush of its own: the range must already be clean.
+                    g.hazards().checkRangeClean(cpu, mm, start, end, name());
+                }
+                int[] tables = gather.tables();
+                if (tables.length == 0) {
+                    cpu.ret();
+                    return cost;
+                }
+                TableFreePolicy policy = g.pvOps().tableFreePolicy();
+                switch (policy) {
+                    case IMMEDIATE -> {
+                        freeTables(g, tables);
+                        cpu.ret();
+                    }
+                    case RCU -> {
+                        g.rcu().callRcu(() -> freeTables(g, tables));
+                        cpu.ret();
+                    }
+                    case IPI_SYNC -> {
+                        // tlb_remove_table_sync_one(): IPI every other CPU and wait, so no
+                        // IRQs-off walker (gup_fast) can still be inside the tables.
+                        CpuMask all = new CpuMask(g.cpus().length);
+                        all.setAll();
+                        pc = 2;
+                        cpu.call(new SmpCallFunctionMany("tlb_remove_table_sync_one", all, t -> 0, null, false));
+                    }
+                }
+                return cost;
+            }
+            default -> {
+                freeTables(g, gather.tables());
+                cpu.ret();
+                return 0;
+            }
+        }
+    }
+
+    private static void freeTables(Guest g, int[] tables) {
+        for (int pfn : tables) {
+            g.allocator().free(pfn);
+        }
+        g.vmstat().add(Counter.TABLES_FREED, tables.length);
+    }
+
+    @Override
+    public String name() {
+        return kind == Kind.MUNMAP ? "munmap" : "madvise(MADV_DONTNEED)";
+    }
+}

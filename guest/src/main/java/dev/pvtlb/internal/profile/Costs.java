@@ -1,0 +1,80 @@
+package dev.pvtlb.internal.profile;
+
+/**
+ * A profile's figures unpacked into fields for the model's hot paths. Per-access figures are
+ * in picoseconds (a TLB hit costs about a nanosecond, too coarse for a nanosecond clock when
+ * summed over a batch); everything else is in nanoseconds.
+ */
+public final class Costs {
+    public final long accessPs;
+    public final long walkLevelPs;
+    public final long invlpgNs;
+    public final int flushCeilingPages;
+    public final long fullFlushNs;
+    public final long cr3WriteNs;
+    public final long ipiSendNs;
+    public final long ipiLatencyMinNs;
+    public final long ipiLatencyMaxNs;
+    public final int ipiLatencyPoints;
+    public final long irqEntryExitNs;
+    public final long csdRunNs;
+    public final long lineLocalNs;
+    public final long lineSameSocketNs;
+    public final long lineCrossSocketNs;
+    public final long syscallNs;
+    public final long faultNs;
+    public final long pteOpNs;
+    public final long vmaOpNs;
+    public final long contextSwitchNs;
+    public final long idleEnterNs;
+    public final long vmexitNs;
+    public final long hypercallNs;
+    public final long hostSliceNs;
+    public final long tlbiNs;
+    public final long tlbiSyncNs;
+    public final long tlbiBystanderNs;
+    public final int tlbiMaxOps;
+    public final long invlpgbNs;
+    public final int invlpgbCountMax;
+    public final long tlbsyncNs;
+    public final long rarSendNs;
+    public final long rarLatencyNs;
+    public final long rarTargetNs;
+
+    public Costs(Profile p) {
+        accessPs = p.ps("access.ns");
+        walkLevelPs = p.ps("walk.level.ns");
+        invlpgNs = p.ns("invlpg.ns");
+        flushCeilingPages = p.integer("flush.ceiling.pages");
+        fullFlushNs = p.ns("flush.full.ns");
+        cr3WriteNs = p.ns("cr3.write.ns");
+        ipiSendNs = p.ns("ipi.send.ns");
+        ipiLatencyMinNs = p.ns("ipi.latency.min.ns");
+        ipiLatencyMaxNs = Math.max(ipiLatencyMinNs, p.ns("ipi.latency.max.ns"));
+        ipiLatencyPoints = Math.max(1, p.integer("ipi.latency.points"));
+        irqEntryExitNs = p.ns("irq.entry_exit.ns");
+        csdRunNs = p.ns("csd.run.ns");
+        lineLocalNs = p.ns("line.local.ns");
+        lineSameSocketNs = p.ns("line.same_socket.ns");
+        lineCrossSocketNs = p.ns("line.cross_socket.ns");
+        syscallNs = p.ns("syscall.ns");
+        faultNs = p.ns("fault.ns");
+        pteOpNs = p.ns("pte.op.ns");
+        vmaOpNs = p.ns("vma.op.ns");
+        contextSwitchNs = p.ns("context_switch.ns");
+        idleEnterNs = p.ns("idle.enter.ns");
+        vmexitNs = p.ns("vmexit.ns");
+        hypercallNs = p.ns("hypercall.ns");
+        hostSliceNs = Math.max(1, p.ns("host.slice.ns"));
+        tlbiNs = p.ns("tlbi.ns");
+        tlbiSyncNs = p.ns("tlbi.sync.ns");
+        tlbiBystanderNs = p.ns("tlbi.bystander.ns");
+        tlbiMaxOps = Math.max(1, p.integer("tlbi.max_ops"));
+        invlpgbNs = p.ns("invlpgb.ns");
+        invlpgbCountMax = Math.max(1, p.integer("invlpgb.count_max"));
+        tlbsyncNs = p.ns("tlbsync.ns");
+        rarSendNs = p.ns("rar.send.ns");
+        rarLatencyNs = p.ns("rar.latency.ns");
+        rarTargetNs = p.ns("rar.target.ns");
+    }
+}

@@ -1,0 +1,175 @@
+package dev.pvtlb.internal.profile;
+
+import dev.pvtlb.ModelException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A calibration profile: the primitive costs the model charges (DESIGN.md rule 5), read from
+ * a flat YAML file of {@code key: value} lines whose comments cite each figure's source.
+ * Built-in profiles live under {@code dev/pvtlb/profile/}; a user's file may give
+ * {@code extends: NAME} and override any subset of its keys.
+ */
+public final class Profile {
+    /** Every key a profile must define, so a typo is an error rather than a silent default. */
+    public static final Set<String> KEYS = Collections.unmodifiableSet(new java.util.TreeSet<>(List.of(
+            "tlb.entries", "tlb.ways", "psc.pml4e", "psc.pdpte", "psc.pde",
+            "access.ns", "walk.level.ns", "invlpg.ns", "flush.ceiling.pages", "flush.full.ns", "cr3.write.ns",
+            "ipi.send.ns", "ipi.latency.min.ns", "ipi.latency.max.ns", "ipi.latency.points",
+            "irq.entry_exit.ns", "csd.run.ns", "line.local.ns", "line.same_socket.ns", "line.cross_socket.ns",
+            "syscall.ns", "fault.ns", "pte.op.ns", "vma.op.ns", "context_switch.ns", "idle.enter.ns",
+            "vmexit.ns", "hypercall.ns", "host.slice.ns",
+            "tlbi.ns", "tlbi.sync.ns", "tlbi.bystander.ns", "tlbi.max_ops",
+            "invlpgb.ns", "invlpgb.count_max", "tlbsync.ns",
+            "rar.send.ns", "rar.latency.ns", "rar.target.ns")));
+    public static final String DEFAULT = "x86-skylake";
+
+    private final String name;
+    private final String arch;
+    private final Map<String, Double> values;
+
+    private Profile(String name, String arch, Map<String, Double> values) {
+        this.name = name;
+        this.arch = arch;
+        this.values = Collections.unmodifiableMap(values);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String arch() {
+        return arch;
+    }
+
+    public Map<String, Double> values() {
+        return values;
+    }
+
+    /** A cost in nanoseconds, rounded to the model's clock resolution (at least 0). */
+    public long ns(String key) {
+        return Math.max(0, Math.round(get(key)));
+    }
+
+    /** A cost in picoseconds, for per-access costs below a nanosecond's resolution. */
+    public long ps(String key) {
+        return Math.max(0, Math.round(get(key) * 1000.0));
+    }
+
+    public int integer(String key) {
+        return (int) Math.round(get(key));
+    }
+
+    public double get(String key) {
+        Double v = values.get(key);
+        if (v == null) {
+            throw new IllegalArgumentException("profile " + name + " has no key " + key);
+        }
+        return v;
+    }
+
+    /** A copy with some values replaced (e.g. a scenario's override), checked like a file. */
+    public Profile with(Map<String, Double> overrides, String source) {
+        Map<String, Double> m = new LinkedHashMap<>(values);
+        for (var e : overrides.entrySet()) {
+            check(e.getKey(), e.getValue(), source);
+            m.put(e.getKey(), e.getValue());
+        }
+        return new Profile(name, arch, m);
+    }
+
+    /** A built-in profile by name, or a profile file by path. */
+    public static Profile load(String nameOrPath) {
+        String res = "/dev/pvtlb/profile/" + nameOrPath + ".yaml";
+        try (InputStream in = Profile.class.getResourceAsStream(res)) {
+            if (in != null) {
+                return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), nameOrPath);
+            }
+        } catch (IOException e) {
+            throw new ModelException("cannot read built-in profile " + nameOrPath + ": " + e.getMessage());
+        }
+        Path p = Path.of(nameOrPath);
+        if (!Files.isRegularFile(p)) {
+            throw new ModelException("unknown profile '" + nameOrPath + "': not a built-in (" + DEFAULT
+                    + ", ...) nor a readable file");
+        }
+        try {
+            if (Files.size(p) > 1 << 20) {
+                throw new ModelException(nameOrPath + ": profile file larger than 1 MiB");
+            }
+            return parse(Files.readString(p, StandardCharsets.UTF_8), nameOrPath);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new ModelException("cannot read profile " + nameOrPath + ": " + e.getMessage());
+        }
+    }
+
+    /** Parses the flat {@code key: value} format; {@code source} names the file in errors. */
+    public static Profile parse(String text, String source) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        String name = null;
+        String arch = null;
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i];
+            int hash = line.indexOf('#');
+            if (hash >= 0) {
+                line = line.substring(0, hash);
+            }
+            line = line.strip();
+            if (line.isEmpty()) {
+                continue;
+            }
+            int colon = line.indexOf(':');
+            if (colon <= 0) {
+                throw new ModelException(source + ":" + (i + 1) + ": expected 'key: value', got '" + line + "'");
+            }
+            String key = line.substring(0, colon).strip();
+            String val = line.substring(colon + 1).strip();
+            switch (key) {
+                case "name" -> name = val;
+                case "arch" -> arch = val;
+                case "extends" -> {
+                    if (!m.isEmpty()) {
+                        throw new ModelException(source + ":" + (i + 1) + ": 'extends' must come before any value");
+                    }
+                    Profile base = load(val);
+                    m.putAll(base.values);
+                    arch = base.arch;
+                }
+                default -> {
+                    double d;
+                    try {
+                        d = Double.parseDouble(val);
+                    } catch (NumberFormatException e) {
+                        throw new ModelException(source + ":" + (i + 1) + ": " + key + " must be a number, got '" + val + "'");
+                    }
+                    check(key, d, source + ":" + (i + 1));
+                    m.put(key, d);
+                }
+            }
+        }
+        for (String k : KEYS) {
+            if (!m.containsKey(k)) {
+                throw new ModelException(source + ": profile lacks " + k);
+            }
+        }
+        return new Profile(name == null ? source : name, arch == null ? "x86" : arch, m);
+    }
+
+    private static void check(String key, double d, String where) {
+        if (!KEYS.contains(key)) {
+            throw new ModelException(where + ": unknown profile key '" + key + "'");
+        }
+        if (!(d >= 0) || d > 1e12) {
+            throw new ModelException(where + ": " + key + " must be between 0 and 1e12, got " + d);
+        }
+    }
+}

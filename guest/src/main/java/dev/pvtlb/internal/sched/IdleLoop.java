@@ -1,0 +1,92 @@
+package dev.pvtlb.internal.sched;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.flush.LazyMode;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
+import dev.pvtlb.stats.Counter;
+import dev.pvtlb.stats.TimeCategory;
+
+/**
+ * The bottom of every CPU's stack: __schedule() picking the next task (context_switch ->
+ * switch_mm_irqs_off), and do_idle() when there is none. Going idle keeps the old mm loaded in
+ * lazy TLB mode (enter_lazy_tlb), or switches to init_mm at once when {@code lazy=off}; then
+ * the CPU halts until an interrupt or a wake-up.
+ */
+public final class IdleLoop extends KernelPath {
+    private final Cpu cpu;
+    private boolean idleEntered;
+
+    public IdleLoop(Cpu cpu) {
+        this.cpu = cpu;
+    }
+
+    @Override
+    public long step(Cpu c) {
+        Guest g = c.guest();
+        c.extendedQs(false);
+        Task next = c.runQueue.poll();
+        if (next != null) {
+            idleEntered = false;
+            next.state = TaskState.RUNNING;
+            next.sliceStart = g.engine().now();
+            c.current(next);
+            g.vmstat().inc(Counter.CONTEXT_SWITCHES);
+            g.rcu().quiescentState(c);
+            c.call(next.userMode);
+            c.call(new SwitchMmPath(next));
+            return g.costs().contextSwitchNs;
+        }
+        if (!idleEntered) {
+            idleEntered = true;
+            g.rcu().quiescentState(c);
+            if (g.knobs().lazy == LazyMode.OFF) {
+                c.call(new SwitchMmPath(null));
+            } else {
+                SwitchMm.enterLazyTlb(c);
+                if (g.speculation() != null && c.tlbState.isLazy) {
+                    g.speculation().wentLazy(c);
+                }
+            }
+            return g.costs().idleEnterNs;
+        }
+        c.extendedQs(true);
+        g.rcu().quiescentState(c);
+        return BLOCK;
+    }
+
+    @Override
+    public TimeCategory category() {
+        return cpu.runQueue.isEmpty() ? TimeCategory.IDLE : TimeCategory.KERNEL;
+    }
+
+    @Override
+    public String name() {
+        return "do_idle";
+    }
+
+    /** switch_mm_irqs_off() as its own step, so its time counts as switch_mm. */
+    static final class SwitchMmPath extends KernelPath {
+        private final Task next;
+
+        SwitchMmPath(Task next) {
+            this.next = next;
+        }
+
+        @Override
+        public long step(Cpu c) {
+            c.ret();
+            return SwitchMm.switchMmIrqsOff(c, next == null ? c.guest().initMm() : next.mm());
+        }
+
+        @Override
+        public TimeCategory category() {
+            return TimeCategory.SWITCH_MM;
+        }
+
+        @Override
+        public String name() {
+            return "switch_mm_irqs_off";
+        }
+    }
+}

@@ -1,0 +1,7 @@
+package dev.pvtlb.internal.sched;
+
+/** What a task does: the next operation each time the previous one finished; null to exit. */
+@FunctionalInterface
+public interface Program {
+    Op next(Task task);
+}

@@ -1,0 +1,85 @@
+package dev.pvtlb.internal.sched;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.CpuMask;
+import dev.pvtlb.stats.Counter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A minimal RCU: call_rcu() callbacks run once a grace period has ended, i.e. once every CPU
+ * has passed a quiescent state after the period began. Quiescent states are user-mode
+ * execution, a context switch and idle (an extended quiescent state). A CPU with IRQs off,
+ * such as one inside gup_fast(), is not quiescent: that is what makes RCU table freeing safe
+ * against lockless walkers even when the flush did not interrupt them.
+ */
+public final class Rcu {
+    private final Guest guest;
+    private final CpuMask waitingFor;
+    private List<Runnable> current = new ArrayList<>();
+    private List<Runnable> next = new ArrayList<>();
+    private boolean gpInProgress;
+
+    public Rcu(Guest guest, int nrCpus) {
+        this.guest = guest;
+        this.waitingFor = new CpuMask(nrCpus);
+    }
+
+    /** call_rcu(): run {@code callback} after a grace period. */
+    public void callRcu(Runnable callback) {
+        next.add(callback);
+        if (!gpInProgress) {
+            startGracePeriod();
+        }
+    }
+
+    public boolean gpInProgress() {
+        return gpInProgress;
+    }
+
+    private void startGracePeriod() {
+        List<Runnable> t = current;
+        current = next;
+        next = t;
+        gpInProgress = true;
+        waitingFor.clearAll();
+        for (Cpu c : guest.cpus()) {
+            if (c.online() && !c.inExtendedQs()) {
+                waitingFor.set(c.id);
+            }
+        }
+        maybeEnd();
+    }
+
+    /** rcu_note_context_switch() / rcu_qs(): {@code cpu} passed a quiescent state. */
+    public void quiescentState(Cpu cpu) {
+        if (gpInProgress && !cpu.irqsDisabled() && waitingFor.test(cpu.id)) {
+            waitingFor.clear(cpu.id);
+            maybeEnd();
+        }
+    }
+
+    private void maybeEnd() {
+        if (!waitingFor.isEmpty()) {
+            return;
+        }
+        gpInProgress = false;
+        guest.vmstat().inc(Counter.RCU_GRACE_PERIODS);
+        List<Runnable> done = current;
+        current = new ArrayList<>();
+        for (Runnable r : done) {
+            r.run();
+        }
+        if (!next.isEmpty()) {
+            startGracePeriod();
+        }
+    }
+
+    public void reset() {
+        current.clear();
+        next.clear();
+        gpInProgress = false;
+        waitingFor.clearAll();
+    }
+}

@@ -1,0 +1,44 @@
+package dev.pvtlb.internal.sched;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.internal.sim.ChoicePoint;
+import dev.pvtlb.smp.Cpu;
+
+/**
+ * Speculative page walks by idle CPUs in lazy TLB mode. Such a CPU keeps the old mm's CR3, so
+ * its hardware may walk that mm's page tables at any moment (prefetch, speculation), filling
+ * its TLB and paging-structure caches; this is why freed page tables must reach lazy CPUs too
+ * (reference/lazy-tlb-even-lazier.txt). While a CPU is idle and lazy, every
+ * {@link #TICK_NS} a choice point (SPECULATIVE_WALK) decides whether it walks the address it
+ * last used. Off unless the scenario asks for it (GuestConfig.speculativeWalks).
+ */
+public final class Speculation {
+    /** How often an idle lazy CPU may start a speculative walk: a granularity of the model. */
+    public static final long TICK_NS = 1_000;
+
+    private final Guest guest;
+
+    public Speculation(Guest guest) {
+        this.guest = guest;
+    }
+
+    /** enter_lazy_tlb() on an idle CPU: speculation may start. */
+    public void wentLazy(Cpu cpu) {
+        schedule(cpu);
+    }
+
+    private void schedule(Cpu cpu) {
+        guest.engine().at(guest.engine().now() + TICK_NS, e -> tick(cpu));
+    }
+
+    private void tick(Cpu cpu) {
+        if (!cpu.tlbState.isLazy || cpu.loadedMm().isInitMm() || guest.liveTasks() == 0 || !cpu.vcpuRunning()) {
+            return;
+        }
+        long va = cpu.lastUserVa();
+        if (va >= 0 && guest.engine().choose(ChoicePoint.SPECULATIVE_WALK, 2) == 1) {
+            cpu.speculativeWalk(va);
+        }
+        schedule(cpu);
+    }
+}

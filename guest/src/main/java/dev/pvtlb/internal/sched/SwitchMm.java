@@ -1,0 +1,103 @@
+package dev.pvtlb.internal.sched;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.stats.Counter;
+import dev.pvtlb.stats.TlbFlushReason;
+import dev.pvtlb.internal.tlb.TlbState;
+
+/** switch_mm_irqs_off(), choose_new_asid() and enter_lazy_tlb() of arch/x86/mm/tlb.c. */
+public final class SwitchMm {
+    private SwitchMm() {}
+
+    /**
+     * switch_mm_irqs_off(prev = loaded_mm, next): returns the cost in ns (CR3 write, flush,
+     * mm_cpumask atomics).
+     */
+    public static long switchMmIrqsOff(Cpu cpu, Mm next) {
+        Guest g = cpu.guest();
+        Costs c = g.costs();
+        TlbState ts = cpu.tlbState;
+        Mm prev = ts.loadedMm;
+        int prevAsid = ts.loadedMmAsid;
+        boolean wasLazy = ts.isLazy;
+        long cost = 0;
+        int newAsid;
+        boolean needFlush;
+        long nextTlbGen;
+        if (wasLazy) {
+            ts.isLazy = false;
+        }
+        if (prev == next) {
+            if (!wasLazy) {
+                return 0;
+            }
+            // Leaving lazy mode: read tlb_gen (after smp_mb) to see whether flushes were skipped.
+            if (g.mmCpumaskTracked() && !next.cpumask().test(cpu.id)) {
+                cost += next.cpumaskLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
+                next.cpumask().set(cpu.id);
+            }
+            nextTlbGen = next.tlbGen();
+            if (ts.tlbGen[prevAsid] == nextTlbGen) {
+                return cost;
+            }
+            newAsid = prevAsid;
+            needFlush = true;
+        } else {
+            // Stop remote flushes for the previous mm; init_mm is never flushed by IPI.
+            if (!prev.isInitMm() && g.mmCpumaskTracked()) {
+                cost += prev.cpumaskLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
+                prev.cpumask().clear(cpu.id);
+            }
+            if (!next.isInitMm() && g.mmCpumaskTracked() && !next.cpumask().test(cpu.id)) {
+                cost += next.cpumaskLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
+                next.cpumask().set(cpu.id);
+            }
+            nextTlbGen = next.tlbGen();
+            // choose_new_asid()
+            newAsid = -1;
+            needFlush = true;
+            for (int asid = 0; asid < TlbState.NR_DYN_ASIDS; asid++) {
+                if (ts.ctxId[asid] == next.ctxId()) {
+                    newAsid = asid;
+                    needFlush = ts.tlbGen[asid] < nextTlbGen;
+                    break;
+                }
+            }
+            if (newAsid < 0) {
+                newAsid = ts.nextAsid++;
+                if (newAsid >= TlbState.NR_DYN_ASIDS) {
+                    newAsid = 0;
+                    ts.nextAsid = 1;
+                }
+                needFlush = true;
+            }
+        }
+        cost += c.cr3WriteNs;
+        long now = g.engine().now();
+        if (needFlush) {
+            ts.ctxId[newAsid] = next.ctxId();
+            ts.tlbGen[newAsid] = nextTlbGen;
+            // load_new_mm_cr3(pgd, new_asid, true): the CR3 write flushes the PCID.
+            cpu.flushAsid(newAsid, next);
+            cost += c.fullFlushNs;
+            g.vmstat().inc(Counter.SWITCH_MM_FLUSHES);
+            g.trace().tlbFlush(now, cpu.id, TlbFlushReason.TLB_FLUSH_ON_TASK_SWITCH, -1);
+        } else {
+            g.trace().tlbFlush(now, cpu.id, TlbFlushReason.TLB_FLUSH_ON_TASK_SWITCH, 0);
+        }
+        ts.loadedMm = next;
+        ts.loadedMmAsid = newAsid;
+        return cost;
+    }
+
+    /** enter_lazy_tlb(): keep the old mm loaded, only mark the CPU lazy. */
+    public static void enterLazyTlb(Cpu cpu) {
+        if (cpu.tlbState.loadedMm.isInitMm()) {
+            return;
+        }
+        cpu.tlbState.isLazy = true;
+    }
+}

@@ -1,0 +1,81 @@
+package dev.pvtlb.internal.sched;
+
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.sim.Event;
+import dev.pvtlb.smp.Cpu;
+import java.util.SplittableRandom;
+
+/**
+ * {@code struct task_struct}, reduced to what TLB maintenance sees: the mm it runs in, the CPU
+ * it is pinned to, its program and where it is in it.
+ */
+public final class Task {
+    public final int id;
+    public final String name;
+    private final Mm mm;
+    private final Cpu cpu;
+    private final Program program;
+    private final SplittableRandom random;
+    final UserMode userMode = new UserMode(this);
+    private final Event wakeUp;
+    TaskState state = TaskState.RUNNABLE;
+    Op op;
+    long sliceStart;
+
+    public Task(int id, String name, Mm mm, Cpu cpu, Program program, SplittableRandom random) {
+        this.id = id;
+        this.name = name;
+        this.mm = mm;
+        this.cpu = cpu;
+        this.program = program;
+        this.random = random;
+        this.wakeUp = e -> wake();
+    }
+
+    public Mm mm() {
+        return mm;
+    }
+
+    public Cpu cpu() {
+        return cpu;
+    }
+
+    public Program program() {
+        return program;
+    }
+
+    /** The task's own random stream (workload decisions), split from the run's seed. */
+    public SplittableRandom random() {
+        return random;
+    }
+
+    public TaskState state() {
+        return state;
+    }
+
+    /** The current operation has finished. */
+    public void opDone() {
+        op = null;
+    }
+
+    /** Puts the task to sleep for {@code ns} of virtual time, from the current step. */
+    public void sleep(long ns) {
+        state = TaskState.SLEEPING;
+        cpu.guest().engine().at(cpu.guest().engine().now() + ns, wakeUp);
+    }
+
+    /** try_to_wake_up() on the task's own CPU (a local timer, no IPI). */
+    void wake() {
+        if (state != TaskState.SLEEPING) {
+            return;
+        }
+        state = TaskState.RUNNABLE;
+        cpu.runQueue.add(this);
+        cpu.wake();
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

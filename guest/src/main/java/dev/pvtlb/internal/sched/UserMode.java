@@ -1,0 +1,60 @@
+package dev.pvtlb.internal.sched;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
+import dev.pvtlb.stats.TimeCategory;
+
+/**
+ * A task running in user mode: it takes its program's operations one after another. Between
+ * operations it is preemptible: when its slice is used up and another task waits, it goes
+ * back to the run queue. Returning to user mode is an RCU quiescent state.
+ */
+final class UserMode extends KernelPath {
+    private final Task task;
+
+    UserMode(Task task) {
+        this.task = task;
+    }
+
+    @Override
+    public long step(Cpu cpu) {
+        Guest g = cpu.guest();
+        g.rcu().quiescentState(cpu);
+        if (task.op == null) {
+            if (task.state == TaskState.SLEEPING) {
+                return leave(cpu);
+            }
+            if (!cpu.runQueue.isEmpty() && g.engine().now() - task.sliceStart >= g.config().schedSliceNs()) {
+                task.state = TaskState.RUNNABLE;
+                cpu.runQueue.add(task);
+                return leave(cpu);
+            }
+            task.op = task.program().next(task);
+            if (task.op == null) {
+                task.state = TaskState.EXITED;
+                task.mm().put();
+                g.taskExited(task);
+                return leave(cpu);
+            }
+        }
+        return task.op.run(cpu, task);
+    }
+
+    /** schedule() away from this task; the idle loop picks the next one. */
+    private long leave(Cpu cpu) {
+        cpu.current(null);
+        cpu.ret();
+        return 0;
+    }
+
+    @Override
+    public TimeCategory category() {
+        return TimeCategory.USER;
+    }
+
+    @Override
+    public String name() {
+        return "user:" + task.name;
+    }
+}

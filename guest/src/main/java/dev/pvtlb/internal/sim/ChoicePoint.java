@@ -1,0 +1,24 @@
+package dev.pvtlb.internal.sim;
+
+/**
+ * The kinds of decision the engine leaves open (DESIGN.md rule 2). A schedule is the list of
+ * answers given at these points, so the explorer can drive, record, replay and shrink it.
+ */
+public enum ChoicePoint {
+    /** Which of several steps due at the same virtual instant runs first. */
+    ORDER,
+    /** An IPI's delivery latency, as an index into the profile's latency range. */
+    IPI_LATENCY,
+    /** A hypercall or VM-exit latency, as an index into the profile's range. */
+    HOST_LATENCY,
+    /** Whether the host preempts a vCPU at a scheduling point. */
+    PREEMPT,
+    /** Whether an idle or lazy CPU walks its loaded page tables speculatively now. */
+    SPECULATIVE_WALK,
+    /**
+     * How long a scenario's task computes before its next operation, within a range the
+     * scenario gives: the relative phase of independent activity on different CPUs, which
+     * fixed step costs would otherwise pin down.
+     */
+    DELAY
+}

@@ -1,0 +1,106 @@
+package dev.pvtlb.internal.sim;
+
+import java.util.Arrays;
+
+/**
+ * Binary min-heap of events ordered by (time, insertion sequence). Parallel primitive arrays
+ * keep the hot path free of per-event allocation; the sequence makes equal times FIFO, so the
+ * only source of reordering is the {@link Chooser}, never the heap's shape.
+ */
+public final class EventQueue {
+    private long[] times = new long[64];
+    private long[] seqs = new long[64];
+    private Event[] events = new Event[64];
+    private int size;
+    private long nextSeq;
+
+    public void add(Event e, long time) {
+        if (size == times.length) {
+            int n = size * 2;
+            times = Arrays.copyOf(times, n);
+            seqs = Arrays.copyOf(seqs, n);
+            events = Arrays.copyOf(events, n);
+        }
+        int i = size++;
+        long seq = nextSeq++;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (!less(time, seq, times[parent], seqs[parent])) {
+                break;
+            }
+            move(parent, i);
+            i = parent;
+        }
+        times[i] = time;
+        seqs[i] = seq;
+        events[i] = e;
+    }
+
+    public boolean isEmpty() {
+        return size == 0;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** Time of the earliest event; {@link Long#MAX_VALUE} when empty. */
+    public long peekTime() {
+        return size == 0 ? Long.MAX_VALUE : times[0];
+    }
+
+    /** Time of the second-earliest event (a child of the root); {@link Long#MAX_VALUE} if none. */
+    public long peekTimeAfterHead() {
+        if (size < 2) {
+            return Long.MAX_VALUE;
+        }
+        return size == 2 ? times[1] : Math.min(times[1], times[2]);
+    }
+
+    /** Removes and returns the earliest event. */
+    public Event poll() {
+        Event top = events[0];
+        int last = --size;
+        long t = times[last];
+        long s = seqs[last];
+        Event e = events[last];
+        events[last] = null;
+        if (last > 0) {
+            int i = 0;
+            while (true) {
+                int child = 2 * i + 1;
+                if (child >= last) {
+                    break;
+                }
+                if (child + 1 < last && less(times[child + 1], seqs[child + 1], times[child], seqs[child])) {
+                    child++;
+                }
+                if (!less(times[child], seqs[child], t, s)) {
+                    break;
+                }
+                move(child, i);
+                i = child;
+            }
+            times[i] = t;
+            seqs[i] = s;
+            events[i] = e;
+        }
+        return top;
+    }
+
+    public void clear() {
+        Arrays.fill(events, 0, size, null);
+        size = 0;
+        nextSeq = 0;
+    }
+
+    private void move(int from, int to) {
+        times[to] = times[from];
+        seqs[to] = seqs[from];
+        events[to] = events[from];
+    }
+
+    private static boolean less(long t1, long s1, long t2, long s2) {
+        return t1 < t2 || (t1 == t2 && s1 < s2);
+    }
+}

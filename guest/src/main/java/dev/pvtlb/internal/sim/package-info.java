@@ -1,0 +1,2 @@
+/** Deterministic discrete-event engine. */
+package dev.pvtlb.internal.sim;

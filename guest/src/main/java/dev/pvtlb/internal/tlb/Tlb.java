@@ -1,0 +1,178 @@
+package dev.pvtlb.internal.tlb;
+
+import java.util.Arrays;
+
+/**
+ * A set-associative translation lookaside buffer with PCID-tagged 4 KiB entries and LRU
+ * replacement within a set (the STLB of an Intel core is 12-way; real replacement is a
+ * pseudo-LRU, which LRU approximates). One instance per logical CPU, or one per core shared by
+ * its SMT threads when the topology says so. Entries are kept in primitive arrays so that a
+ * batch of accesses looks them up without allocating.
+ *
+ * <p>Each entry keeps the leaf PTE it was filled from and the virtual time of the fill, so a
+ * checker can compare it with the page tables and tell a stale translation from a fresh one.
+ */
+public final class Tlb {
+    private static final long EMPTY = -1L;
+    private static final int VPN_BITS = 36;
+
+    private final int sets;
+    private final int ways;
+    private final long[] tags;
+    private final long[] ptes;
+    private final long[] filledAt;
+    private final long[] lastUse;
+    private long tick;
+    private int live;
+
+    public Tlb(int entries, int ways) {
+        if (ways < 1 || entries < ways || entries % ways != 0 || Integer.bitCount(entries / ways) != 1) {
+            throw new IllegalArgumentException("TLB of " + entries + " entries and " + ways
+                    + " ways: entries/ways must be a power of two");
+        }
+        this.sets = entries / ways;
+        this.ways = ways;
+        this.tags = new long[entries];
+        this.ptes = new long[entries];
+        this.filledAt = new long[entries];
+        this.lastUse = new long[entries];
+        Arrays.fill(tags, EMPTY);
+    }
+
+    public int capacity() {
+        return tags.length;
+    }
+
+    /** Entries currently valid. */
+    public int size() {
+        return live;
+    }
+
+    static long tag(int pcid, long vpn) {
+        return ((long) pcid << VPN_BITS) | vpn;
+    }
+
+    private int setBase(long vpn, int pcid) {
+        long h = vpn ^ ((long) pcid * 0x9E3779B1L);
+        return (int) (h & (sets - 1)) * ways;
+    }
+
+    /** Index of the entry for (pcid, vpn), or -1 on a miss. Updates LRU state on a hit. */
+    public int lookup(int pcid, long vpn) {
+        long t = tag(pcid, vpn);
+        int base = setBase(vpn, pcid);
+        for (int i = base, end = base + ways; i < end; i++) {
+            if (tags[i] == t) {
+                lastUse[i] = ++tick;
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public long pte(int index) {
+        return ptes[index];
+    }
+
+    public long filledAt(int index) {
+        return filledAt[index];
+    }
+
+    /**
+     * Records that a checker found entry {@code index} agreeing with the page tables at
+     * {@code now}: from then on it counts as filled at {@code now}.
+     */
+    public void verified(int index, long now) {
+        filledAt[index] = now;
+    }
+
+    /** Updates the cached PTE of a hit entry (the hardware setting the dirty bit). */
+    public void updatePte(int index, long pte) {
+        ptes[index] = pte;
+    }
+
+    /** Installs a translation, evicting the least recently used way of its set if full. */
+    public void fill(int pcid, long vpn, long pte, long now) {
+        long t = tag(pcid, vpn);
+        int base = setBase(vpn, pcid);
+        int victim = -1;
+        long oldest = Long.MAX_VALUE;
+        for (int i = base, end = base + ways; i < end; i++) {
+            if (tags[i] == t || tags[i] == EMPTY) {
+                victim = i;
+                break;
+            }
+            if (lastUse[i] < oldest) {
+                oldest = lastUse[i];
+                victim = i;
+            }
+        }
+        if (tags[victim] == EMPTY) {
+            live++;
+        }
+        tags[victim] = t;
+        ptes[victim] = pte;
+        filledAt[victim] = now;
+        lastUse[victim] = ++tick;
+    }
+
+    /** INVLPG / INVPCID individual-address: drops the entry for (pcid, vpn). */
+    public boolean invalidate(int pcid, long vpn) {
+        long t = tag(pcid, vpn);
+        int base = setBase(vpn, pcid);
+        for (int i = base, end = base + ways; i < end; i++) {
+            if (tags[i] == t) {
+                tags[i] = EMPTY;
+                live--;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** MOV to CR3 without the no-flush bit / INVPCID single-context: drops every entry of a PCID. */
+    public int flushPcid(int pcid) {
+        int n = 0;
+        for (int i = 0; i < tags.length; i++) {
+            if (tags[i] != EMPTY && (int) (tags[i] >>> VPN_BITS) == pcid) {
+                tags[i] = EMPTY;
+                n++;
+            }
+        }
+        live -= n;
+        return n;
+    }
+
+    /** Drops everything (INVPCID all-context, or a CR4.PGE toggle). */
+    public void flushAll() {
+        Arrays.fill(tags, EMPTY);
+        live = 0;
+    }
+
+    /** Back to the state of a new TLB: empty, and the LRU clock and history cleared. */
+    public void clear() {
+        if (tick == 0 && live == 0) {
+            return; // never used since the last clear: already as new
+        }
+        flushAll();
+        Arrays.fill(ptes, 0);
+        Arrays.fill(filledAt, 0);
+        Arrays.fill(lastUse, 0);
+        tick = 0;
+    }
+
+    /** Visits every valid entry: (pcid, vpn, pte, filledAt). For checkers and tests, not hot paths. */
+    public void forEach(EntryVisitor v) {
+        for (int i = 0; i < tags.length; i++) {
+            if (tags[i] != EMPTY) {
+                v.entry((int) (tags[i] >>> VPN_BITS), tags[i] & ((1L << VPN_BITS) - 1), ptes[i], filledAt[i]);
+            }
+        }
+    }
+
+    /** One valid TLB entry, as seen by {@link #forEach}. */
+    @FunctionalInterface
+    public interface EntryVisitor {
+        void entry(int pcid, long vpn, long pte, long filledAt);
+    }
+}

@@ -1,0 +1,37 @@
+package dev.pvtlb.internal.workload;
+
+import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.sched.Task;
+import dev.pvtlb.internal.sim.ChoicePoint;
+import dev.pvtlb.smp.Cpu;
+
+/**
+ * User-mode computation for a duration chosen at a choice point (DELAY) among {@code points}
+ * evenly spaced values in [min, max]: lets the explorer shift one CPU's activity against
+ * another's, as real timing noise would.
+ */
+public final class Delay implements Op {
+    private final long min;
+    private final long max;
+    private final int points;
+    private Spin spin;
+
+    public Delay(long minNs, long maxNs, int points) {
+        this.min = minNs;
+        this.max = maxNs;
+        this.points = points;
+    }
+
+    @Override
+    public long run(Cpu cpu, Task task) {
+        if (spin == null) {
+            long ns = cpu.guest().engine().chooseInRange(ChoicePoint.DELAY, min, max, points);
+            if (ns <= 0) {
+                task.opDone();
+                return 1;
+            }
+            spin = new Spin(ns);
+        }
+        return spin.run(cpu, task);
+    }
+}

@@ -1,0 +1,120 @@
+package dev.pvtlb.internal.workload;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.GuestConfig;
+import dev.pvtlb.internal.mem.PhysMem;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.mm.Mmap;
+import dev.pvtlb.internal.mm.ZapRange;
+import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.sched.Program;
+import dev.pvtlb.internal.sched.Task;
+import dev.pvtlb.smp.Topology;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The shape of ebizzy, named in reference/pv-flush-rcu-table-free.txt as a standard test of
+ * paravirt flushing: threads of one process repeatedly allocate a chunk (mmap), fill it,
+ * search it, and free it (munmap), so every free shoots down the TLBs of all CPUs running the
+ * other threads. A VM workload: 64 vCPUs, run with a virtualized backend on 64 pCPUs with one to
+ * three such VMs at once ({@code --backend kvm --set vms=2}), where the flush's cost depends on
+ * whether its targets' vCPUs are running. Metric {@code records_per_s}: chunks processed per
+ * second of the guest's virtual time.
+ */
+public final class Ebizzy implements Workload {
+    @Override
+    public String name() {
+        return "ebizzy";
+    }
+
+    @Override
+    public String description() {
+        return "threads allocate, touch, search and free memory chunks (munmap churn) in a 64-vCPU VM";
+    }
+
+    @Override
+    public Map<String, String> parameters() {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("threads", "64");
+        p.put("ops", "4");
+        p.put("chunk_pages", "32");
+        p.put("searches", "256");
+        return p;
+    }
+
+    @Override
+    public void configure(GuestConfig.Builder b, Params params) {
+        b.topology(Topology.flat(64));
+    }
+
+    @Override
+    public Supplier<Map<String, Metric>> setUp(Guest guest, Params params) {
+        int threads = params.integer("threads", 1, 65536);
+        int ops = params.integer("ops", 1, 100_000_000);
+        int chunk = params.integer("chunk_pages", 1, 1 << 18);
+        int searches = params.integer("searches", 0, 100_000_000);
+        Mm mm = guest.newMm();
+        Finish finish = new Finish();
+        long[] records = new long[1];
+        int cpus = guest.cpus().length;
+        for (int t = 0; t < threads; t++) {
+            guest.spawn("ebizzy/" + t, mm, t % cpus, finish.track(new Worker(mm, chunk, ops, searches, records)));
+        }
+        return () -> {
+            Map<String, Metric> m = new LinkedHashMap<>();
+            m.put("records_per_s", new Metric(records[0] / finish.elapsedS(), "1/s", true));
+            return m;
+        };
+    }
+
+    /** alloc_mem / write_pattern / search_mem / free_mem of one ebizzy thread, {@code ops} times. */
+    private static final class Worker implements Program {
+        private final Mm mm;
+        private final int pages;
+        private final long len;
+        private final int searches;
+        private final long[] records;
+        private int left;
+        private int phase;
+        private long chunk;
+
+        Worker(Mm mm, int pages, int ops, int searches, long[] records) {
+            this.mm = mm;
+            this.pages = pages;
+            this.len = (long) pages * PhysMem.PAGE_SIZE;
+            this.left = ops;
+            this.searches = searches;
+            this.records = records;
+        }
+
+        @Override
+        public Op next(Task task) {
+            switch (phase) {
+                case 0 -> {
+                    if (left == 0) {
+                        return null;
+                    }
+                    phase = 1;
+                    return new Syscall(t -> new Mmap(mm, len, true, a -> chunk = a), null);
+                }
+                case 1 -> {
+                    phase = 2;
+                    return new Touch(chunk, pages, pages, 1.0, true, null);
+                }
+                case 2 -> {
+                    phase = 3;
+                    return new Touch(chunk, pages, Math.max(1, searches), 0.0, false, null);
+                }
+                default -> {
+                    phase = 0;
+                    left--;
+                    records[0]++;
+                    long c = chunk;
+                    return new Syscall(t -> new ZapRange(mm, c, c + len, ZapRange.Kind.MUNMAP), null);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package dev.pvtlb.internal.workload;
+
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
+import java.util.function.ToLongFunction;
+
+/**
+ * Kernel work that touches no state another CPU can see (sendmsg/recvmsg copying a message,
+ * fork's copy of the task struct): one step whose cost the caller takes from the profile.
+ */
+public final class KernelWork extends KernelPath {
+    private final String name;
+    private final ToLongFunction<dev.pvtlb.internal.profile.Costs> cost;
+
+    public KernelWork(String name, ToLongFunction<dev.pvtlb.internal.profile.Costs> cost) {
+        this.name = name;
+        this.cost = cost;
+    }
+
+    @Override
+    public long step(Cpu cpu) {
+        cpu.ret();
+        return cost.applyAsLong(cpu.guest().costs());
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+}

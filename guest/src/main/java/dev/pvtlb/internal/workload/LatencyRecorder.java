@@ -1,0 +1,58 @@
+package dev.pvtlb.internal.workload;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * Sum, count, minimum and maximum of one latency metric, and its distribution in an
+ * HdrHistogram (3 significant digits) for percentiles. Batches of accesses add their total in
+ * picoseconds, so the mean keeps sub-nanosecond precision; a batch counts as {@code n}
+ * samples of its mean in the histogram.
+ */
+public final class LatencyRecorder {
+    private final Histogram histogramPs = new Histogram(3);
+    private long sumPs;
+    private long count;
+    private long minPs = Long.MAX_VALUE;
+    private long maxPs;
+
+    public void addNs(long ns) {
+        addBatch(ns * 1000, 1);
+    }
+
+    public void addBatch(long totalPs, long n) {
+        sumPs += totalPs;
+        count += n;
+        long each = totalPs / n;
+        minPs = Math.min(minPs, each);
+        maxPs = Math.max(maxPs, each);
+        if (n > 0) {
+            histogramPs.recordValueWithCount(Math.max(0, each), n);
+        }
+    }
+
+    /** The distribution so far, in picoseconds (a copy). */
+    public Histogram histogramPs() {
+        return histogramPs.copy();
+    }
+
+    public long count() {
+        return count;
+    }
+
+    /** Mean in ns, or 0 with no sample. */
+    public double meanNs() {
+        return count == 0 ? 0 : sumPs / 1000.0 / count;
+    }
+
+    public double maxNs() {
+        return maxPs / 1000.0;
+    }
+
+    public void reset() {
+        sumPs = 0;
+        count = 0;
+        minPs = Long.MAX_VALUE;
+        maxPs = 0;
+        histogramPs.reset();
+    }
+}

@@ -1,0 +1,135 @@
+package dev.pvtlb.internal.workload;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.GuestConfig;
+import dev.pvtlb.internal.mem.PhysMem;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.mm.Mmap;
+import dev.pvtlb.internal.mm.ZapRange;
+import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.sched.Program;
+import dev.pvtlb.internal.sched.Task;
+import dev.pvtlb.smp.Topology;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The shape of the {@code munmap -n 64 -t 16} test of reference/smt-sibling-flush.txt: threads
+ * of one process keep touching their working memory while each, in a loop, maps a region of
+ * {@code pages} pages, touches it, and unmaps it, so every munmap shoots down the TLBs of the
+ * CPUs running the other threads. Default machine: a 4-core, 8-thread desktop. With
+ * {@code processes} above 1 the threads are dealt to that many processes, each flushing only
+ * its own threads' CPUs (a flush storm across processes).
+ */
+public final class MunmapStorm implements Workload {
+    @Override
+    public String name() {
+        return "munmap-storm";
+    }
+
+    @Override
+    public String description() {
+        return "threads of one process touch memory while each maps, touches and unmaps regions in a loop";
+    }
+
+    @Override
+    public Map<String, String> parameters() {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("threads", "16");
+        p.put("processes", "1");
+        p.put("pages", "64");
+        p.put("ops", "50");
+        p.put("workset", "128");
+        p.put("accesses", "2000");
+        return p;
+    }
+
+    @Override
+    public void configure(GuestConfig.Builder b, Params params) {
+        b.topology(new Topology(1, 4, 2));
+    }
+
+    @Override
+    public Supplier<Map<String, Metric>> setUp(Guest guest, Params params) {
+        int threads = params.integer("threads", 1, 65536);
+        int pages = params.integer("pages", 1, 1 << 18);
+        int ops = params.integer("ops", 1, 100_000_000);
+        int workset = params.integer("workset", 1, 1 << 18);
+        int accesses = params.integer("accesses", 0, 100_000_000);
+        int processes = params.integer("processes", 1, threads);
+        // Threads are dealt round-robin to the processes; each process has its own mm.
+        Mm[] mms = new Mm[processes];
+        long[] wsBases = new long[processes];
+        for (int p = 0; p < processes; p++) {
+            mms[p] = guest.newMm();
+            int mine = (threads - p + processes - 1) / processes;
+            long wsLen = (long) workset * mine * PhysMem.PAGE_SIZE;
+            wsBases[p] = mms[p].getUnmappedArea(wsLen);
+            mms[p].insertVma(wsBases[p], wsBases[p] + wsLen, true, false);
+        }
+        LatencyRecorder munmap = new LatencyRecorder();
+        LatencyRecorder access = new LatencyRecorder();
+        int cpus = guest.cpus().length;
+        for (int t = 0; t < threads; t++) {
+            int p = t % processes;
+            Mm mm = mms[p];
+            long mine = wsBases[p] + (long) (t / processes) * workset * PhysMem.PAGE_SIZE;
+            guest.spawn("munmap-storm/" + t, mm, t % cpus, new Loop(mm, pages, ops, mine, workset, accesses, munmap, access));
+        }
+        return () -> {
+            Map<String, Metric> m = new LinkedHashMap<>();
+            m.put("munmap_ns", Metric.latency(munmap));
+            m.put("access_ns", Metric.latency(access));
+            return m;
+        };
+    }
+
+    /** One thread: mmap, touch, work, munmap; {@code ops} times. */
+    private static final class Loop implements Program {
+        private final Mm mm;
+        private final long len;
+        private final int pages;
+        private final int ops;
+        private final long wsBase;
+        private final int workset;
+        private final int accesses;
+        private final LatencyRecorder munmap;
+        private final LatencyRecorder access;
+        private int loop;
+        private int phase;
+        private long region;
+
+        Loop(Mm mm, int pages, int ops, long wsBase, int workset, int accesses, LatencyRecorder munmap, LatencyRecorder access) {
+            this.mm = mm;
+            this.pages = pages;
+            this.len = (long) pages * PhysMem.PAGE_SIZE;
+            this.ops = ops;
+            this.wsBase = wsBase;
+            this.workset = workset;
+            this.accesses = accesses;
+            this.munmap = munmap;
+            this.access = access;
+        }
+
+        @Override
+        public Op next(Task task) {
+            if (loop == ops) {
+                return null;
+            }
+            switch (phase++) {
+                case 0:
+                    return new Syscall(t -> new Mmap(mm, len, true, a -> region = a), null);
+                case 1:
+                    return new Touch(region, pages, pages, 1.0, true, null);
+                case 2:
+                    return new Touch(wsBase, workset, accesses, 0.25, false, access);
+                default:
+                    phase = 0;
+                    loop++;
+                    long r = region;
+                    return new Syscall(t -> new ZapRange(mm, r, r + len, ZapRange.Kind.MUNMAP), munmap);
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.pvtlb.internal.workload;
+
+import dev.pvtlb.ModelException;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** A workload's parameter values, defaults filled in, checked and typed on read. */
+public final class Params {
+    private final String workload;
+    private final Map<String, String> values;
+
+    public Params(Workload w, Map<String, String> settings) {
+        this.workload = w.name();
+        this.values = new TreeMap<>(w.parameters());
+        for (var e : settings.entrySet()) {
+            if (!values.containsKey(e.getKey())) {
+                throw new ModelException("workload " + workload + " has no parameter '" + e.getKey()
+                        + "' (parameters: " + String.join(", ", values.keySet()) + ")");
+            }
+            values.put(e.getKey(), e.getValue());
+        }
+    }
+
+    /**
+     * The values in name order. Not Map.copyOf: its iteration order is salted per JVM, so the
+     * report's "params" came out in a different order in each process (found by the container tests).
+     */
+    public Map<String, String> values() {
+        return Collections.unmodifiableMap(values);
+    }
+
+    /** An integer parameter within [min, max]. */
+    public int integer(String name, int min, int max) {
+        String v = values.get(name);
+        long n;
+        try {
+            n = Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            throw new ModelException(workload + ": parameter " + name + " must be an integer, got '" + v + "'");
+        }
+        if (n < min || n > max) {
+            throw new ModelException(workload + ": parameter " + name + " must be between " + min + " and " + max + ", got " + n);
+        }
+        return (int) n;
+    }
+}

@@ -1,0 +1,21 @@
+package dev.pvtlb.internal.workload;
+
+import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.sched.Program;
+import dev.pvtlb.internal.sched.Task;
+import java.util.ArrayDeque;
+import java.util.List;
+
+/** A task program that is a fixed list of operations, run once in order. */
+public final class Sequence implements Program {
+    private final ArrayDeque<Op> ops;
+
+    public Sequence(List<Op> ops) {
+        this.ops = new ArrayDeque<>(ops);
+    }
+
+    @Override
+    public Op next(Task task) {
+        return ops.poll();
+    }
+}

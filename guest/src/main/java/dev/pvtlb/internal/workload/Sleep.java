@@ -1,0 +1,21 @@
+package dev.pvtlb.internal.workload;
+
+import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.sched.Task;
+import dev.pvtlb.smp.Cpu;
+
+/** Blocks the task for a while (a timer wakes it on its own CPU); its CPU goes idle meanwhile. */
+public final class Sleep implements Op {
+    private final long ns;
+
+    public Sleep(long ns) {
+        this.ns = ns;
+    }
+
+    @Override
+    public long run(Cpu cpu, Task task) {
+        task.opDone();
+        task.sleep(ns);
+        return 0;
+    }
+}

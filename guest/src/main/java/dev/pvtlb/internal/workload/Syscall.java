@@ -1,0 +1,57 @@
+package dev.pvtlb.internal.workload;
+
+import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.sched.Task;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
+import java.util.function.Function;
+
+/** A system call: pushes its kernel path (timed into a recorder if given) and is done. */
+public final class Syscall implements Op {
+    private final Function<Task, KernelPath> path;
+    private final LatencyRecorder recorder;
+
+    public Syscall(Function<Task, KernelPath> path, LatencyRecorder recorder) {
+        this.path = path;
+        this.recorder = recorder;
+    }
+
+    @Override
+    public long run(Cpu cpu, Task task) {
+        KernelPath p = path.apply(task);
+        task.opDone();
+        cpu.call(recorder == null ? p : new Timed(p, recorder));
+        return 0;
+    }
+
+    /** Measures a kernel path from its first step to its return, in virtual time. */
+    private static final class Timed extends KernelPath {
+        private final KernelPath inner;
+        private final LatencyRecorder recorder;
+        private long start;
+
+        Timed(KernelPath inner, LatencyRecorder recorder) {
+            this.inner = inner;
+            this.recorder = recorder;
+        }
+
+        @Override
+        public long step(Cpu cpu) {
+            long now = cpu.guest().engine().now();
+            if (pc == 0) {
+                start = now;
+                pc = 1;
+                cpu.call(inner);
+                return 0;
+            }
+            recorder.addNs(now - start);
+            cpu.ret();
+            return 0;
+        }
+
+        @Override
+        public String name() {
+            return inner.name();
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.pvtlb.internal.workload.catalogue;
+
+import dev.pvtlb.GuestConfig;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.mm.ZapRange;
+import dev.pvtlb.internal.mmu.GupFast;
+import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.workload.Delay;
+import dev.pvtlb.internal.workload.Metric;
+import dev.pvtlb.internal.workload.Params;
+import dev.pvtlb.internal.workload.Sleep;
+import dev.pvtlb.internal.workload.Spin;
+import dev.pvtlb.internal.workload.Syscall;
+import dev.pvtlb.internal.workload.Touch;
+import dev.pvtlb.internal.workload.Workload;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Shared pieces of the catalogue: small scenarios (2 to 4 vCPUs, a few operations) that each
+ * reproduce one historical TLB-flush bug under one knob setting and are safe under the fix.
+ * They report no metrics: their result is the hazard verdict.
+ */
+abstract class Catalogue implements Workload {
+    static final long PAGE = 4096;
+    /** Guest memory of a catalogue scenario: small, so a schedule boots in microseconds. */
+    static final long MEMORY = 4L << 20;
+
+    /** Region {@code i}: 2 MiB apart, so each has its own page-table page. */
+    static long region(int i) {
+        return Mm.MMAP_BASE + (long) i * (2L << 20);
+    }
+
+    static long map(Mm mm, int i, int pages) {
+        mm.insertVma(region(i), region(i) + pages * PAGE, true, false);
+        return region(i);
+    }
+
+    static Op populate(long base, int pages) {
+        return new Touch(base, pages, pages, 1.0, true, null);
+    }
+
+    static Op touch(long base, int pages, long accesses, double writes) {
+        return new Touch(base, pages, accesses, writes, false, null);
+    }
+
+    static Op sleep(long ns) {
+        return new Sleep(ns);
+    }
+
+    static Op spin(long ns) {
+        return new Spin(ns);
+    }
+
+    static Op munmap(Mm mm, long start, int pages) {
+        return new Syscall(t -> new ZapRange(mm, start, start + pages * PAGE, ZapRange.Kind.MUNMAP), null);
+    }
+
+    static Op madvise(Mm mm, long start, int pages) {
+        return new Syscall(t -> new ZapRange(mm, start, start + pages * PAGE, ZapRange.Kind.MADV_DONTNEED), null);
+    }
+
+    /** A chosen delay in [min, max], {@code points} alternatives (ChoicePoint.DELAY). */
+    static Op delay(long min, long max, int points) {
+        return new Delay(min, max, points);
+    }
+
+    static Op gupFast(Mm mm, long va, int pages) {
+        return new Syscall(t -> new GupFast(mm, va, pages, pte -> { }), null);
+    }
+
+    @Override
+    public Map<String, String> parameters() {
+        return Map.of();
+    }
+
+    @Override
+    public void configure(GuestConfig.Builder b, Params params) {
+        b.memoryBytes(MEMORY);
+    }
+
+    static Supplier<Map<String, Metric>> noMetrics() {
+        return Map::of;
+    }
+}

@@ -1,0 +1,76 @@
+package dev.pvtlb.internal.workload.catalogue;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.GuestConfig;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.sched.Program;
+import dev.pvtlb.internal.sched.Task;
+import dev.pvtlb.internal.workload.Flag;
+import dev.pvtlb.smp.Topology;
+import dev.pvtlb.internal.workload.Metric;
+import dev.pvtlb.internal.workload.Params;
+import dev.pvtlb.internal.workload.Sequence;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Catalogue 1: CPU 0 unmaps a range and frees its page table while CPU 1 runs gup_fast over
+ * it (a large pin, PTE by PTE). gup_fast walks with IRQs off: a flush IPI cannot land until it
+ * is done, so on bare metal even an immediate free is safe. In a VM the walking vCPU can be
+ * preempted by the host in the middle of the walk, IRQs off or not; a hypercall flush
+ * (xen-pv, hyperv) does not wait for it, and an immediate free then lets it resume inside a
+ * freed table (the reason paravirt kernels got RCU table freeing in 2017). RCU or
+ * IPI-synchronised freeing is safe everywhere. On a virtualized backend each vCPU shares its
+ * pCPU with a vCPU of another VM and the host slice is 10 us (a scenario setting).
+ */
+public final class GupFastVsFree extends Catalogue {
+    /** Pages pinned per gup_fast: a large pin (O_DIRECT, RDMA registration) stays long in one PTE table. */
+    static final int PAGES = 64;
+
+    @Override
+    public String name() {
+        return "gup-fast-vs-free";
+    }
+
+    @Override
+    public String description() {
+        return "catalogue: munmap frees a page table while another CPU is inside gup_fast (IRQs off)";
+    }
+
+    @Override
+    public void configure(GuestConfig.Builder b, Params params) {
+        super.configure(b, params);
+        b.topology(Topology.flat(2));
+        if (b.backend().virtualized()) {
+            b.pcpus(2).vms(2).profile(b.profile().with(java.util.Map.of("host.slice.ns", 10_000.0), name()));
+        }
+    }
+
+    @Override
+    public Supplier<Map<String, Metric>> setUp(Guest g, Params params) {
+        Mm mm = g.newMm();
+        long r = map(mm, 1, PAGES);
+        Flag populated = new Flag();
+        Flag unmapped = new Flag();
+        // The walker pins the range again and again from the moment it is populated until the
+        // unmap returned; its phase against the unmapper is chosen among 64 offsets spanning
+        // more than one pin.
+        Op[] head = {populated.await(), delay(0, 6_300, 64)};
+        g.spawn("gup", mm, 1, new Program() {
+            int i;
+
+            @Override
+            public Op next(Task t) {
+                if (i < head.length) {
+                    return head[i++];
+                }
+                return unmapped.isSet() ? null : gupFast(mm, r, PAGES);
+            }
+        });
+        g.spawn("unmapper", mm, 0, new Sequence(List.of(populate(r, PAGES), populated.raise(), spin(10_000),
+                munmap(mm, r, PAGES), unmapped.raise(), sleep(2_000))));
+        return noMetrics();
+    }
+}

@@ -1,0 +1,66 @@
+package dev.pvtlb.internal.workload.catalogue;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.GuestConfig;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.smp.Topology;
+import dev.pvtlb.internal.workload.Metric;
+import dev.pvtlb.internal.workload.Params;
+import dev.pvtlb.internal.workload.Sequence;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Catalogue 3 (CVE-2019-3016): vCPU 1 keeps using a region while vCPU 0 zaps it over and over;
+ * each vCPU shares its pCPU with a vCPU of another VM and the host slice is short (20 us, a
+ * scenario setting), so vCPU 1 is preempted and entered again and again. A zap while it is
+ * preempted sets KVM_VCPU_FLUSH_TLB in its steal time instead of an IPI. With
+ * {@code kvm.hostClearPreempted=plain-write} the host reads the field at the start of the
+ * entry and writes zero at its end, so a request set in between is lost and vCPU 1 runs on
+ * stale translations; {@code xchg} is safe. On a bare-metal backend the scenario simply has
+ * two CPUs.
+ */
+public final class KvmPreemptedFlush extends Catalogue {
+    static final double HOST_SLICE_NS = 20_000;
+
+    @Override
+    public String name() {
+        return "kvm-preempted-flush";
+    }
+
+    @Override
+    public String description() {
+        return "catalogue: zaps while the other vCPU is preempted; the host clears steal_time.preempted on entry";
+    }
+
+    @Override
+    public void configure(GuestConfig.Builder b, Params params) {
+        super.configure(b, params);
+        b.topology(Topology.flat(2));
+        if (b.backend().virtualized()) {
+            b.pcpus(2).vms(2).profile(b.profile().with(Map.of("host.slice.ns", HOST_SLICE_NS), "kvm-preempted-flush"));
+        }
+    }
+
+    @Override
+    public Supplier<Map<String, Metric>> setUp(Guest g, Params params) {
+        Mm mm = g.newMm();
+        long r = map(mm, 1, 4);
+        List<Op> zapper = new ArrayList<>(List.of(populate(r, 4)));
+        for (int k = 0; k < 60; k++) {
+            zapper.add(madvise(mm, r, 4));
+            zapper.add(spin(2_000));
+        }
+        List<Op> user = new ArrayList<>(List.of(sleep(200)));
+        for (int k = 0; k < 150; k++) {
+            user.add(touch(r, 4, 8, 0.5));
+            user.add(spin(1_000));
+        }
+        g.spawn("zapper", mm, 0, new Sequence(zapper));
+        g.spawn("user", mm, 1, new Sequence(user));
+        return noMetrics();
+    }
+}

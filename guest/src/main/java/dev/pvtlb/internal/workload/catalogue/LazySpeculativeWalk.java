@@ -1,0 +1,47 @@
+package dev.pvtlb.internal.workload.catalogue;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.GuestConfig;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.smp.Topology;
+import dev.pvtlb.internal.workload.Metric;
+import dev.pvtlb.internal.workload.Params;
+import dev.pvtlb.internal.workload.Sequence;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Catalogue 2: CPU 1 ran the mm and went idle, lazy, its CR3 still on the mm's tables; CPU 0
+ * unmaps and frees the tables. An idle CPU is in an RCU extended quiescent state, so RCU table
+ * freeing does not wait for it; only an IPI that moves it off the mm does. With
+ * {@code lazy=skip-nofree} no IPI comes and its speculative walks (from its paging-structure
+ * caches) read freed tables (reference/lazy-tlb-even-lazier.txt). {@code skip} (IPI lazy CPUs
+ * when tables are freed), {@code ipi} and {@code off} are safe.
+ */
+public final class LazySpeculativeWalk extends Catalogue {
+    @Override
+    public String name() {
+        return "lazy-speculative-walk";
+    }
+
+    @Override
+    public String description() {
+        return "catalogue: tables freed while an idle lazy CPU can still walk them speculatively";
+    }
+
+    @Override
+    public void configure(GuestConfig.Builder b, Params params) {
+        super.configure(b, params);
+        b.topology(Topology.flat(2)).speculativeWalks(true);
+    }
+
+    @Override
+    public Supplier<Map<String, Metric>> setUp(Guest g, Params params) {
+        Mm mm = g.newMm();
+        long r = map(mm, 1, 8);
+        g.spawn("reader", mm, 1, new Sequence(List.of(sleep(300), touch(r, 8, 64, 0.0), sleep(12_000))));
+        g.spawn("unmapper", mm, 0, new Sequence(List.of(populate(r, 8), sleep(2_000), munmap(mm, r, 8), spin(8_000))));
+        return noMetrics();
+    }
+}

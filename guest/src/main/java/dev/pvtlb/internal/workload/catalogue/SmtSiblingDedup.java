@@ -1,0 +1,61 @@
+package dev.pvtlb.internal.workload.catalogue;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.GuestConfig;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.smp.Topology;
+import dev.pvtlb.internal.workload.Metric;
+import dev.pvtlb.internal.workload.Params;
+import dev.pvtlb.internal.workload.Sequence;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Catalogue 4: one core of two SMT threads and a second core (CPUs 0-3, siblings 0/2 and
+ * 1/3), every CPU busy in one mm, CPU 0 zapping a region the others use. With
+ * {@code native.smtSiblingDedup=true} the flush IPIs only one thread of a fully-covered core
+ * (reference/smt-sibling-flush.txt): with a TLB per thread the other keeps stale
+ * translations; with the core's TLB shared ({@code --set smt.sharedTlb=true}) the kept
+ * thread's flush covers it.
+ */
+public final class SmtSiblingDedup extends Catalogue {
+    @Override
+    public String name() {
+        return "smt-sibling-dedup";
+    }
+
+    @Override
+    public String description() {
+        return "catalogue: the SMT-sibling flush shortcut with per-thread or shared TLBs";
+    }
+
+    @Override
+    public void configure(GuestConfig.Builder b, Params params) {
+        super.configure(b, params);
+        b.topology(new Topology(1, 2, 2));
+    }
+
+    @Override
+    public Supplier<Map<String, Metric>> setUp(Guest g, Params params) {
+        Mm mm = g.newMm();
+        long r = map(mm, 1, 4);
+        List<Op> zapper = new ArrayList<>(List.of(populate(r, 4), spin(1_000)));
+        for (int k = 0; k < 20; k++) {
+            zapper.add(madvise(mm, r, 4));
+            zapper.add(spin(2_000));
+        }
+        g.spawn("zapper", mm, 0, new Sequence(zapper));
+        for (int c = 1; c < 4; c++) {
+            List<Op> user = new ArrayList<>();
+            for (int k = 0; k < 40; k++) {
+                user.add(touch(r, 4, 8, 0.5));
+                user.add(spin(1_000));
+            }
+            g.spawn("user" + c, mm, c, new Sequence(user));
+        }
+        return noMetrics();
+    }
+}

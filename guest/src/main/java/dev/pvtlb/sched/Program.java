@@ -1,7 +1,0 @@
-package dev.pvtlb.sched;
-
-/** What a task does: the next operation each time the previous one finished; null to exit. */
-@FunctionalInterface
-public interface Program {
-    Op next(Task task);
-}

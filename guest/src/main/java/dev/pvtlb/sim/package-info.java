@@ -1,2 +1,0 @@
-/** Deterministic discrete-event engine. */
-package dev.pvtlb.sim;

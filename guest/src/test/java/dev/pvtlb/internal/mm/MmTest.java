@@ -1,0 +1,49 @@
+package dev.pvtlb.internal.mm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pvtlb.ModelException;
+import dev.pvtlb.internal.mmu.PageTables;
+import org.junit.jupiter.api.Test;
+
+class MmTest {
+    private static final long P = 4096;
+
+    @Test
+    void removingTheMiddleOfAVmaSplitsIt() {
+        Mm mm = new Mm(1, 2, 1, 4, false);
+        long a = mm.getUnmappedArea(10 * P);
+        mm.insertVma(a, a + 10 * P, true, false);
+        assertTrue(mm.removeRange(a + 3 * P, a + 5 * P));
+        assertEquals(2, mm.vmas().size());
+        assertNull(mm.findVma(a + 4 * P));
+        assertEquals(a + 3 * P, mm.findVma(a).end());
+        assertEquals(a + 5 * P, mm.findVma(a + 9 * P).start());
+        assertEquals(8 * P, mm.mappedBytes(a, a + 10 * P));
+        assertEquals(a + 3 * P, mm.getUnmappedArea(2 * P), "the hole is reused");
+        assertEquals(a + 10 * P, mm.getUnmappedArea(3 * P), "a larger request goes past it");
+    }
+
+    @Test
+    void mappingOutsideTheUserAddressSpaceIsRefused() {
+        Mm mm = new Mm(1, 2, 1, 4, false);
+        ModelException e = assertThrows(ModelException.class,
+                () -> mm.insertVma(PageTables.USER_VA_END, PageTables.USER_VA_END + P, true, false));
+        assertTrue(e.getMessage().contains("user address space"), e.getMessage());
+        assertThrows(ModelException.class, () -> mm.insertVma(0x1001, 0x3000, true, false));
+        mm.insertVma(0x10000, 0x20000, true, false);
+        assertThrows(ModelException.class, () -> mm.insertVma(0x18000, 0x28000, true, false));
+    }
+
+    @Test
+    void theMaskLineCostsMoreWhenAnotherCpuWroteItLast() {
+        ContendedLine l = new ContendedLine();
+        assertEquals(5, l.rmw(0, 0, 5, 20, 120));
+        assertEquals(5, l.rmw(0, 0, 5, 20, 120));
+        assertEquals(20, l.rmw(1, 0, 5, 20, 120));
+        assertEquals(120, l.rmw(9, 1, 5, 20, 120));
+    }
+}

@@ -1,0 +1,72 @@
+package dev.pvtlb.internal.mmu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.GuestConfig;
+import dev.pvtlb.internal.mem.FrameState;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.smp.Cpu;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class GupFastTest {
+    private static final long VA = Mm.MMAP_BASE + 0x5000;
+
+    @Test
+    void walksOneLevelPerStepWithIrqsOffAndFindsTheLeaf() {
+        try (Guest g = Guest.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
+            Mm mm = g.newMm();
+            int data = g.allocator().alloc(FrameState.DATA);
+            g.pageTables().set(mm.pgd(), VA, Pte.make(data, Pte.PRESENT | Pte.USER));
+            Cpu cpu = g.cpu(1);
+            long[] found = {-1};
+            cpu.call(new GupFast(mm, VA, pte -> found[0] = pte));
+            g.runSteps(3); // cpu0 idles; cpu1 enters gup_fast and reads the pgd entry
+            assertTrue(cpu.irqsDisabled());
+            g.run(Long.MAX_VALUE);
+            assertFalse(cpu.irqsDisabled());
+            assertEquals(data, Pte.pfnOf(found[0]));
+        }
+    }
+
+    @Test
+    void aTableFreedAndReusedUnderTheWalkIsReported() {
+        try (Guest g = Guest.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
+            Mm mm = g.newMm();
+            g.pageTables().set(mm.pgd(), VA, Pte.make(g.allocator().alloc(FrameState.DATA), Pte.PRESENT | Pte.USER));
+            int pteTable = g.pageTables().tableAt(mm.pgd(), VA, Level.PTE);
+            int pmdTable = g.pageTables().tableAt(mm.pgd(), VA, Level.PMD);
+            List<String> reports = new ArrayList<>();
+            long[] found = {-1};
+            Cpu cpu = g.cpu(0);
+            cpu.call(new GupFast(mm, VA, pte -> found[0] = pte).observer((w, c, pfn, level, now, exp, gen) ->
+                    reports.add(w + " cpu" + c + " frame " + (pfn == pteTable) + " " + level + " now " + now)));
+            g.runSteps(4); // entry, then the pgd, pud and pmd entries: the next read is of the PTE table
+            // Another CPU's munmap without an effective shootdown: unhook and free the PTE
+            // table, and the allocator hands it out again for data.
+            g.mem().writeWord(pmdTable, Level.PMD.index(VA), 0);
+            g.allocator().free(pteTable);
+            assertEquals(pteTable, g.allocator().alloc(FrameState.DATA));
+            g.run(Long.MAX_VALUE);
+            assertEquals(0, found[0]);
+            assertEquals(List.of("GUP_FAST cpu0 frame true PTE now DATA"), reports);
+        }
+    }
+
+    @Test
+    void aSpeculativeWalkFillsTheTlbOfTheLoadedMm() {
+        try (Guest g = Guest.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
+            Cpu cpu = g.cpu(0);
+            Mm init = g.initMm();
+            int data = g.allocator().alloc(FrameState.DATA);
+            g.pageTables().set(init.pgd(), VA, Pte.make(data, Pte.PRESENT | Pte.USER));
+            assertEquals(data, Pte.pfnOf(cpu.speculativeWalk(VA)));
+            assertTrue(cpu.tlb().lookup(cpu.currentPcid(), VA >>> 12) >= 0);
+            assertEquals(0, cpu.speculativeWalk(VA + 0x1000));
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.pvtlb.internal.tlb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class TlbTest {
+    @Test
+    void lookupIsTaggedByPcidAndInvalidationIsPrecise() {
+        Tlb t = new Tlb(64, 4);
+        t.fill(1, 0x100, 0xaaa1, 5);
+        t.fill(2, 0x100, 0xbbb1, 6);
+        assertEquals(0xaaa1, t.pte(t.lookup(1, 0x100)));
+        assertEquals(0xbbb1, t.pte(t.lookup(2, 0x100)));
+        assertEquals(-1, t.lookup(3, 0x100));
+        assertTrue(t.invalidate(1, 0x100));
+        assertEquals(-1, t.lookup(1, 0x100));
+        assertEquals(1, t.size());
+        t.fill(2, 0x101, 1, 7);
+        t.fill(3, 0x101, 1, 7);
+        assertEquals(2, t.flushPcid(2));
+        assertEquals(1, t.size());
+    }
+
+    @Test
+    void aFullSetEvictsItsLeastRecentlyUsedWay() {
+        Tlb t = new Tlb(4, 4); // one set
+        for (long v = 0; v < 4; v++) {
+            t.fill(1, v, v, 0);
+        }
+        t.lookup(1, 0);
+        t.fill(1, 9, 9, 0);
+        assertEquals(-1, t.lookup(1, 1), "vpn 1 was least recently used");
+        assertTrue(t.lookup(1, 0) >= 0);
+        assertEquals(4, t.size());
+    }
+
+    @Test
+    void geometryMustBePowerOfTwoSets() {
+        assertThrows(IllegalArgumentException.class, () -> new Tlb(1536, 7));
+        assertEquals(1536, new Tlb(1536, 12).capacity());
+    }
+}

@@ -1,0 +1,85 @@
+package dev.pvtlb.internal.backends;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.knob.KnobSpec;
+import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.pvops.NativeBackend;
+import dev.pvtlb.pvops.BackendProvider;
+import dev.pvtlb.pvops.GuestTableFree;
+import dev.pvtlb.pvops.PvOp;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.CpuMask;
+import dev.pvtlb.stats.Counter;
+import dev.pvtlb.stats.TimeCategory;
+
+/**
+ * arm64 (arch/arm64/include/asm/tlbflush.h): flush_tlb_mm / __flush_tlb_range issue
+ * TLBI ASIDE1IS / VAE1IS, broadcast in hardware to every CPU of the inner-shareable domain,
+ * then DSB ISH; no IPIs and no mm_cpumask (arm64 does not maintain it). Each other CPU pays
+ * for processing every broadcast TLBI, whether or not it ever ran the mm. A range above
+ * MAX_DVM_OPS pages is one ASID flush. The alternative of reference/arm64-tlbi-broadcast.txt,
+ * {@code arm64.flush=local}, invalidates with local TLBIs on the CPUs of mm_cpumask through
+ * IPIs, which is only correct while mm_cpumask is maintained ({@code arm64.mmCpumask}).
+ */
+public final class Arm64Backend extends GuestTableFree {
+    static final KnobSpec FLUSH = KnobSpec.choice("arm64.flush", "broadcast",
+            "broadcast: TLBI ...IS reaches every CPU of the domain; local: IPI the CPUs of mm_cpumask, "
+                    + "each invalidates locally (reference/arm64-tlbi-broadcast.txt)",
+            "broadcast", "local");
+    static final KnobSpec MM_CPUMASK = KnobSpec.choice("arm64.mmCpumask", "tracked",
+            "tracked: switch_mm maintains mm_cpumask; stale: it stops doing so, as when no flush relied on it",
+            "tracked", "stale");
+
+    private final boolean broadcast;
+
+    Arm64Backend(Guest guest, Knobs k) {
+        super(guest.knobs());
+        this.broadcast = k.get(FLUSH.name()).equals("broadcast");
+        if (k.get(MM_CPUMASK.name()).equals("stale")) {
+            guest.mmCpumaskTracked(false);
+        }
+    }
+
+    /** The broadcast path: every CPU of the domain invalidates; the initiator waits in DSB ISH. */
+    @PvOp("flush_tlb_broadcast")
+    public boolean flushTlbBroadcast(Cpu cpu, FlushTlbInfo info) {
+        if (!broadcast) {
+            return false;
+        }
+        cpu.call(new OneStep("__flush_tlb_range", c -> {
+            Guest g = c.guest();
+            Costs costs = g.costs();
+            boolean asid = info.isFullFlush() || info.pages() > costs.tlbiMaxOps;
+            long ops = asid ? 1 : info.pages();
+            for (Cpu t : g.cpus()) {
+                Invalidate.mmRange(t, info, asid);
+                if (t != c) {
+                    t.injectHostWork(ops * costs.tlbiBystanderNs, TimeCategory.REMOTE_INVALIDATION, "tlbi_is");
+                }
+            }
+            g.vmstat().add(Counter.BROADCAST_FLUSHES, ops);
+            info.localFlushed = true;
+            return ops * costs.tlbiNs + costs.tlbiSyncNs;
+        }));
+        return true;
+    }
+
+    /** arm64.flush=local: cross-call the CPUs of mm_cpumask, each running a local TLBI. */
+    @PvOp("flush_tlb_multi")
+    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+        NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
+    }
+
+    public static final class Provider extends BackendProvider {
+        public Provider() {
+            super("arm64", "arm64 bare metal: TLBI ...IS broadcast to every CPU of the domain (or local TLBIs by IPI)", false, FLUSH, MM_CPUMASK);
+        }
+
+        @Override
+        public Object attach(Guest guest, Knobs knobs) {
+            return new Arm64Backend(guest, knobs);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.pvtlb.internal.backends;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.pvops.NativeBackend;
+import dev.pvtlb.pvops.BackendProvider;
+import dev.pvtlb.pvops.GuestTableFree;
+import dev.pvtlb.pvops.PvOp;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.CpuMask;
+import dev.pvtlb.stats.Counter;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+
+/**
+ * AMD INVLPGB/TLBSYNC (arch/x86/mm/tlb.c, Linux 6.15): an mm active on 4 or more CPUs gets a
+ * global ASID (use_global_asid(), on the condition of consider_global_asid():
+ * mm_active_cpus_exceeds(mm, 3)); its flushes are broadcast_tlb_flush(): INVLPGB by PCID and
+ * range, up to invlpgb_count_max pages each, then one TLBSYNC. No IPIs, no handler on the
+ * targets. An mm on fewer CPUs is flushed with native IPIs.
+ * <p>Departure: Linux takes that decision after an IPI flush and only on one jiffy in 32, so a
+ * new busy mm's first flushes still send IPIs; pvtlb takes it at the first flush that finds
+ * the mm on 4 or more CPUs, modelling the steady state of a long-running process.
+ */
+public final class InvlpgbBackend extends GuestTableFree {
+    /** mm_active_cpus_exceeds(mm, 3). */
+    static final int GLOBAL_ASID_MIN_CPUS = 4;
+
+    private final Set<Mm> globalAsid = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    InvlpgbBackend(Guest guest) {
+        super(guest.knobs());
+    }
+
+    @PvOp("flush_tlb_broadcast")
+    public boolean flushTlbBroadcast(Cpu cpu, FlushTlbInfo info) {
+        Mm mm = info.mm;
+        if (!globalAsid.contains(mm)) {
+            if (activeCpus(cpu.guest(), mm) < GLOBAL_ASID_MIN_CPUS) {
+                return false;
+            }
+            globalAsid.add(mm);
+        }
+        cpu.call(new OneStep("broadcast_tlb_flush", c -> {
+            Guest g = c.guest();
+            Costs costs = g.costs();
+            long n = info.isFullFlush() ? 1 : (info.pages() + costs.invlpgbCountMax - 1) / costs.invlpgbCountMax;
+            for (Cpu t : g.cpus()) {
+                Invalidate.mmRange(t, info, false);
+            }
+            g.vmstat().add(Counter.BROADCAST_FLUSHES, n);
+            info.localFlushed = true;
+            return n * costs.invlpgbNs + costs.tlbsyncNs;
+        }));
+        return true;
+    }
+
+    /** CPUs in mm_cpumask that have the mm loaded right now. */
+    private static int activeCpus(Guest g, Mm mm) {
+        int n = 0;
+        CpuMask m = mm.cpumask();
+        for (int c = m.next(0); c >= 0; c = m.next(c + 1)) {
+            if (g.cpu(c).loadedMm() == mm) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @PvOp("flush_tlb_multi")
+    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+        NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
+    }
+
+    public static final class Provider extends BackendProvider {
+        public Provider() {
+            super("invlpgb", "AMD INVLPGB/TLBSYNC: broadcast by global ASID for mms on 4+ CPUs, no IPIs, no remote handler", false);
+        }
+
+        @Override
+        public Object attach(Guest guest, Knobs knobs) {
+            return new InvlpgbBackend(guest);
+        }
+    }
+}

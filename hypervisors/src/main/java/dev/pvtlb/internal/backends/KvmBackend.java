@@ -1,0 +1,124 @@
+package dev.pvtlb.internal.backends;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.internal.host.HostModel;
+import dev.pvtlb.internal.host.HostVcpu;
+import dev.pvtlb.internal.host.HypercallIpi;
+import dev.pvtlb.internal.host.VcpuEntryHook;
+import dev.pvtlb.knob.KnobSpec;
+import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.pvops.NativeBackend;
+import dev.pvtlb.pvops.BackendProvider;
+import dev.pvtlb.pvops.GuestTableFree;
+import dev.pvtlb.pvops.PvOp;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.CpuMask;
+import dev.pvtlb.stats.Counter;
+
+/**
+ * KVM: kvm_flush_tlb_multi() (arch/x86/kernel/kvm.c) and the host's record_steal_time()
+ * (arch/x86/kvm/x86.c). The host sets steal_time.preempted = KVM_VCPU_PREEMPTED when it
+ * deschedules a runnable vCPU (not one halted in HLT). The guest, for each target with that
+ * flag, cmpxchg()s in KVM_VCPU_FLUSH_TLB and drops it from the IPI mask; the rest get native
+ * IPIs. On the vCPU's next entry the host clears the field and flushes the vCPU's TLB if the
+ * request bit was set: atomically with xchg (since the CVE-2019-3016 fix), or, with
+ * {@code kvm.hostClearPreempted=plain-write}, by reading it at the start of the entry and
+ * writing zero at its end, which loses a request set in between.
+ */
+public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
+    static final KnobSpec PV_TLB_FLUSH = KnobSpec.bool("kvm.pvTlbFlush", true,
+            "KVM_FEATURE_PV_TLB_FLUSH: preempted targets get KVM_VCPU_FLUSH_TLB in steal time instead of an IPI");
+    static final KnobSpec HOST_CLEAR = KnobSpec.choice("kvm.hostClearPreempted", "xchg",
+            "how the host clears steal_time.preempted on vCPU entry: xchg (atomic, the fix), plain-write "
+                    + "(read, then write zero later: CVE-2019-3016, a flush request can be lost)",
+            "xchg", "plain-write");
+    static final byte KVM_VCPU_PREEMPTED = 1;
+    static final byte KVM_VCPU_FLUSH_TLB = 2;
+
+    private final Guest guest;
+    private final boolean pvTlbFlush;
+    private final boolean plainWrite;
+    /** steal_time.preempted of each vCPU: guest memory written by both sides. */
+    private final byte[] preempted;
+    private final HostModel host;
+
+    KvmBackend(Guest guest, Knobs k) {
+        super(guest.knobs());
+        this.guest = guest;
+        this.pvTlbFlush = k.bool(PV_TLB_FLUSH.name());
+        this.plainWrite = k.get(HOST_CLEAR.name()).equals("plain-write");
+        this.preempted = new byte[guest.cpus().length];
+        this.host = new HostModel(guest, this);
+        // KVM_FEATURE_PV_SEND_IPI: one KVM_HC_SEND_IPI hypercall per IPI bitmap.
+        guest.ipiDelivery(new HypercallIpi(false));
+    }
+
+    @PvOp("flush_tlb_multi")
+    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+        if (!pvTlbFlush) {
+            NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
+            return;
+        }
+        cpu.call(new OneStep("kvm_flush_tlb_multi", c -> {
+            CpuMask flushmask = new CpuMask(mask.nrCpus());
+            flushmask.copyFrom(mask);
+            long cost = 0;
+            for (int t = mask.next(0); t >= 0; t = mask.next(t + 1)) {
+                cost += c.guest().costs().lineSameSocketNs; // READ_ONCE(src->preempted): a line the host writes
+                byte state = preempted[t];
+                if ((state & KVM_VCPU_PREEMPTED) != 0) {
+                    preempted[t] = (byte) (state | KVM_VCPU_FLUSH_TLB); // try_cmpxchg succeeds: one step
+                    flushmask.clear(t);
+                    if ((state & KVM_VCPU_FLUSH_TLB) == 0) {
+                        c.guest().vmstat().inc(Counter.DEFERRED_FLUSHES);
+                    }
+                }
+            }
+            NativeBackend.nativeFlushTlbMulti(c, flushmask, info, knobs);
+            return cost;
+        }));
+    }
+
+    /** kvm_steal_time_set_preempted(): only a vCPU descheduled while runnable. */
+    @Override
+    public void descheduled(HostVcpu v, boolean wasRunnable) {
+        if (wasRunnable) {
+            preempted[v.cpu.id] = KVM_VCPU_PREEMPTED;
+        }
+    }
+
+    /** record_steal_time(), first half: read the field (and clear it at once with xchg). */
+    @Override
+    public void entryBegin(HostVcpu v) {
+        int id = v.cpu.id;
+        byte state = preempted[id];
+        if (!plainWrite) {
+            preempted[id] = 0;
+        }
+        if ((state & KVM_VCPU_FLUSH_TLB) != 0) {
+            // kvm_vcpu_flush_tlb_guest(): every guest translation of this vCPU.
+            v.cpu.flushAllAsids();
+            guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
+        }
+    }
+
+    /** record_steal_time(), second half with plain-write: the copy, preempted = 0, is written back. */
+    @Override
+    public void entryEnd(HostVcpu v) {
+        if (plainWrite) {
+            preempted[v.cpu.id] = 0;
+        }
+    }
+
+    public static final class Provider extends BackendProvider {
+        public Provider() {
+            super("kvm", "KVM guest: IPIs, except preempted vCPUs get KVM_VCPU_FLUSH_TLB in steal time, flushed at next entry", true, PV_TLB_FLUSH, HOST_CLEAR);
+        }
+
+        @Override
+        public Object attach(Guest guest, Knobs knobs) {
+            return new KvmBackend(guest, knobs);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.pvtlb.internal.backends;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.pvops.NativeBackend;
+import dev.pvtlb.pvops.BackendProvider;
+import dev.pvtlb.pvops.GuestTableFree;
+import dev.pvtlb.pvops.PvOp;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.CpuCondition;
+import dev.pvtlb.smp.CpuMask;
+import dev.pvtlb.stats.Counter;
+import dev.pvtlb.stats.TimeCategory;
+
+/**
+ * Intel RAR (remote action request, 2025 RFC "x86/mm: RAR TLB flushing"): the initiator
+ * writes a remote action (invalidate these pages of this address space) for the CPUs of the
+ * mask, sends the request through the APIC, and waits for every target's acknowledgement.
+ * The targets' hardware performs it with no interrupt handler, whatever their IRQ state.
+ * Targets are chosen as native_flush_tlb_multi() chooses them (the {@code lazy} knob);
+ * the initiator flushes itself as flush_tlb_mm_range() does after the call.
+ */
+public final class RarBackend extends GuestTableFree {
+
+    RarBackend(Guest guest) {
+        super(guest.knobs());
+    }
+
+    @PvOp("flush_tlb_multi")
+    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+        cpu.guest().vmstat().inc(Counter.NR_TLB_REMOTE_FLUSH);
+        CpuCondition cond = NativeBackend.lazyFilter(knobs, info);
+        cpu.call(new OneStep("smp_call_rar_many", c -> {
+            Guest g = c.guest();
+            Costs costs = g.costs();
+            int n = 0;
+            long ops = info.isFullFlush() ? 1 : info.pages();
+            for (int t = mask.next(0); t >= 0; t = mask.next(t + 1)) {
+                Cpu target = g.cpu(t);
+                if (t == c.id || (cond != null && !cond.test(target))) {
+                    continue;
+                }
+                Invalidate.mmRange(target, info, false);
+                target.injectHostWork(ops * costs.rarTargetNs, TimeCategory.REMOTE_INVALIDATION, "rar");
+                n++;
+            }
+            g.vmstat().add(Counter.REMOTE_ACTION_REQUESTS, n);
+            return n == 0 ? 0 : n * costs.rarSendNs + costs.rarLatencyNs;
+        }));
+    }
+
+    public static final class Provider extends BackendProvider {
+        public Provider() {
+            super("rar", "Intel RAR: remote action requests to the cpumask, performed by the targets' hardware, no handler", false);
+        }
+
+        @Override
+        public Object attach(Guest guest, Knobs knobs) {
+            return new RarBackend(guest);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.pvtlb.internal.backends;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.internal.host.HostFlush;
+import dev.pvtlb.internal.host.HypercallIpi;
+import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.pvops.BackendProvider;
+import dev.pvtlb.pvops.GuestTableFree;
+import dev.pvtlb.pvops.PvOp;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.CpuMask;
+import dev.pvtlb.stats.Counter;
+
+/**
+ * Xen PV: xen_flush_tlb_multi() (arch/x86/xen/mmu_pv.c) issues one MMUEXT_TLB_FLUSH_MULTI
+ * multicall for the online CPUs of the mask, or MMUEXT_INVLPG_MULTI when exactly one page
+ * is flushed. No lazy filtering. The hypervisor flushes the pCPUs running the named vCPUs
+ * without a guest interrupt (so a vCPU with IRQs off is flushed too) and flushes vCPUs not
+ * running before they next run. IPIs go through event channels, one hypercall per target.
+ */
+public final class XenPvBackend extends GuestTableFree {
+    private final HostFlush hostFlush;
+
+    XenPvBackend(Guest guest) {
+        super(guest.knobs());
+        this.hostFlush = new HostFlush(guest);
+        guest.ipiDelivery(new HypercallIpi(true));
+    }
+
+    @PvOp("flush_tlb_multi")
+    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+        cpu.call(new OneStep("xen_flush_tlb_multi", c -> {
+            if (mask.isEmpty()) {
+                return 0;
+            }
+            CpuMask targets = new CpuMask(mask.nrCpus());
+            targets.copyFrom(mask);
+            boolean onePage = !info.isFullFlush() && info.end - info.start <= 4096;
+            c.guest().vmstat().inc(Counter.HYPERCALLS);
+            return c.guest().costs().hypercallNs
+                    + hostFlush.flush(c, targets, info, onePage ? HostFlush.Scope.PAGES : HostFlush.Scope.ALL);
+        }));
+    }
+
+    public static final class Provider extends BackendProvider {
+        public Provider() {
+            super("xen-pv", "Xen PV guest: flushes by MMUEXT_TLB_FLUSH_MULTI / INVLPG_MULTI multicall, no guest interrupt", true);
+        }
+
+        @Override
+        public Object attach(Guest guest, Knobs knobs) {
+            return new XenPvBackend(guest);
+        }
+    }
+}

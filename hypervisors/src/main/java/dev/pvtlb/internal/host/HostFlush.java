@@ -1,0 +1,106 @@
+package dev.pvtlb.internal.host;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.internal.sim.ChoicePoint;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.CpuMask;
+import dev.pvtlb.stats.Counter;
+import dev.pvtlb.stats.TimeCategory;
+
+/**
+ * A TLB flush the hypervisor performs on a guest's behalf (Xen's MMUEXT_TLB_FLUSH_MULTI /
+ * MMUEXT_INVLPG_MULTI, Hyper-V's HvFlushVirtualAddressSpace / List). The guest takes no
+ * interrupt: the host IPIs the pCPUs running the named vCPUs and flushes them whatever their
+ * IRQ state; a vCPU not running is marked and flushed before it next runs. The hypercall
+ * returns when every running target was flushed.
+ */
+public final class HostFlush implements VcpuEntryHook {
+    /** What the hypervisor invalidates on each target. */
+    public enum Scope {
+        /** Every non-global translation of the vCPU (Xen's TLB_FLUSH_MULTI). */
+        ALL,
+        /** The address space of {@code info.mm} (Hyper-V address-space flush). */
+        MM,
+        /** The pages of {@code info} in the address space of {@code info.mm}. */
+        PAGES
+    }
+
+    private final Guest guest;
+    private final HostModel host;
+    private final boolean[] pending;
+
+    public HostFlush(Guest guest) {
+        this.guest = guest;
+        this.pending = new boolean[guest.cpus().length];
+        this.host = new HostModel(guest, this);
+    }
+
+    /**
+     * The host side of one flush hypercall from {@code cpu} for {@code targets}: returns its
+     * cost to the caller beyond the hypercall itself; sets {@code info.localFlushed} when the
+     * caller was among the targets.
+     */
+    public long flush(Cpu cpu, CpuMask targets, FlushTlbInfo info, Scope scope) {
+        Costs c = guest.costs();
+        long flushCost = scope == Scope.PAGES ? info.pages() * c.invlpgNs : c.fullFlushNs;
+        long cost = 0;
+        int remote = 0;
+        for (int t = targets.next(0); t >= 0; t = targets.next(t + 1)) {
+            Cpu target = guest.cpu(t);
+            if (t == cpu.id) {
+                apply(target, info, scope);
+                cost += flushCost;
+                info.localFlushed = true;
+                guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
+            } else if (host.vcpu(t).executing()) {
+                apply(target, info, scope);
+                remote++;
+                guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
+                guest.vmstat().inc(Counter.VMEXITS);
+                target.injectHostWork(c.vmexitNs + flushCost, TimeCategory.STOLEN, "host_tlb_flush");
+            } else if (!pending[t]) {
+                pending[t] = true;
+                guest.vmstat().inc(Counter.DEFERRED_FLUSHES);
+            }
+        }
+        if (remote > 0) {
+            // The host IPIs each pCPU and waits for the slowest to have flushed.
+            long latency = guest.engine().chooseInRange(ChoicePoint.HOST_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
+            cost += remote * c.ipiSendNs + latency + c.vmexitNs + flushCost;
+        }
+        return cost;
+    }
+
+    private static void apply(Cpu target, FlushTlbInfo info, Scope scope) {
+        switch (scope) {
+            case ALL -> target.flushAllAsids();
+            case MM -> {
+                int slot = target.asidSlotOf(info.mm);
+                if (slot >= 0) {
+                    target.flushAsid(slot, info.mm);
+                }
+            }
+            case PAGES -> {
+                int slot = target.asidSlotOf(info.mm);
+                if (slot >= 0) {
+                    for (long va = info.start; va < info.end; va += 1L << info.strideShift) {
+                        target.invlpgAsid(slot, info.mm, va);
+                    }
+                }
+            }
+        }
+    }
+
+    /** A flush left for a vCPU that was not running is done right before guest code runs again. */
+    @Override
+    public void entryEnd(HostVcpu v) {
+        int id = v.cpu.id;
+        if (pending[id]) {
+            pending[id] = false;
+            v.cpu.flushAllAsids();
+            guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
+        }
+    }
+}

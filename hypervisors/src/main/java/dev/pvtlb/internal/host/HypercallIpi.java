@@ -1,0 +1,37 @@
+package dev.pvtlb.internal.host;
+
+import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.internal.sim.ChoicePoint;
+import dev.pvtlb.internal.sim.Engine;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.IpiDelivery;
+import dev.pvtlb.stats.Counter;
+
+/**
+ * A paravirtual guest's IPIs: a hypercall per send (KVM_HC_SEND_IPI, Hyper-V HVCALL_SEND_IPI
+ * take a vCPU mask) or one per target (Xen EVTCHNOP_send on each target's event channel).
+ * The host posts the interrupt; a target that is not running takes it when it next runs.
+ */
+public final class HypercallIpi implements IpiDelivery {
+    private final boolean perTarget;
+
+    public HypercallIpi(boolean perTarget) {
+        this.perTarget = perTarget;
+    }
+
+    @Override
+    public long send(Cpu from, Cpu[] targets, int count) {
+        Engine e = from.guest().engine();
+        Costs c = from.guest().costs();
+        int calls = perTarget ? count : 1;
+        long cost = calls * c.hypercallNs;
+        from.guest().vmstat().add(Counter.HYPERCALLS, calls);
+        for (int i = 0; i < count; i++) {
+            long latency = e.chooseInRange(ChoicePoint.IPI_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
+            long sentAt = perTarget ? (i + 1) * c.hypercallNs : cost;
+            targets[i].scheduleIpiArrival(e.now() + sentAt + latency);
+            from.guest().vmstat().inc(Counter.IPIS_SENT);
+        }
+        return cost;
+    }
+}
