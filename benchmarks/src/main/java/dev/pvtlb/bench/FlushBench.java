@@ -38,7 +38,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * the range (refilling its TLB) and flushes it, again and again; CPUs 1..15 re-read it and
  * spin in 1 us steps, so they stay in the mm and take each IPI within a microsecond. One
  * invocation runs the engine from where the previous flush returned until the next one has
- * returned on CPU 0, so it also includes the other CPUs' steps in that window (a few each).
+ * returned on CPU 0, so it also includes the other CPUs' steps in that window: about 75
+ * engine steps and 2.5 us of virtual time in all.
  * Run: {@code java -jar benchmarks/target/benchmarks.jar FlushBench -wi 3 -i 5 -f 1 -w 1s -r 1s}.
  */
 @State(Scope.Benchmark)
