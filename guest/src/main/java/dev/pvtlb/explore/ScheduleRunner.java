@@ -10,9 +10,10 @@ import java.util.List;
 /**
  * Runs one schedule of a scenario: boots its guest with the schedule's chooser, sets up the
  * workload, runs until the first hazard (the run stops there) or the end. The guest
- * configuration is built once and reused for every schedule.
+ * configuration is built once and reused for every schedule. Public for the JMH benchmark
+ * of one schedule; the explorer is the one user in the model.
  */
-final class ScheduleRunner implements AutoCloseable {
+public final class ScheduleRunner implements AutoCloseable {
     /** Bound on steps of one schedule: a catalogue scenario needs a few thousand. */
     static final long MAX_STEPS = 5_000_000;
 
@@ -21,7 +22,7 @@ final class ScheduleRunner implements AutoCloseable {
     /** One guest for every schedule, reset between them (booting one per schedule costs more than the run). */
     private Guest guest;
 
-    ScheduleRunner(Scenario scenario) {
+    public ScheduleRunner(Scenario scenario) {
         this.scenario = scenario;
         this.config = scenario.guestConfig(0);
     }
@@ -30,7 +31,7 @@ final class ScheduleRunner implements AutoCloseable {
         return scenario;
     }
 
-    ScheduleRun run(ChoiceSource source, int logLines) {
+    public ScheduleRun run(ChoiceSource source, int logLines) {
         RecordingChooser chooser = new RecordingChooser(source);
         Guest g = guest;
         if (g == null) {

@@ -1,0 +1,31 @@
+package dev.pvtlb.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import dev.pvtlb.explore.ScheduleRun;
+import org.junit.jupiter.api.Test;
+
+/** Schedules outside JMH: the reset guest runs schedule 0 exactly as the freshly booted one did. */
+class ExplorerScheduleBenchTest {
+    @Test
+    void scheduleZeroRunsToTheEndCleanAndRepeatsExactlyAfterAReset() {
+        ExplorerScheduleBench b = new ExplorerScheduleBench();
+        b.setUp();
+        try {
+            ScheduleRun first = b.schedule();
+            assertFalse(first.found(), "native IPIs wait for gup_fast");
+            assertEquals(1090, first.steps(), "schedule 0 of random seed 2 runs the scenario to its end");
+            assertEquals(4, first.choices().size());
+            for (int i = 0; i < 3; i++) {
+                assertFalse(b.schedule().found(), "native IPIs wait for gup_fast");
+            }
+            b.next = 0;
+            ScheduleRun again = b.schedule();
+            assertEquals(first.steps(), again.steps());
+            assertEquals(first.choices(), again.choices());
+        } finally {
+            b.tearDown();
+        }
+    }
+}
