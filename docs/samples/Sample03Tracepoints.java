@@ -12,15 +12,16 @@ import java.util.Map;
 
 /**
  * Sample 3: subscribe to the guest's tracepoints. Runner.run() boots and closes its guests
- * itself; to watch one, boot it yourself from the scenario's configuration, subscribe, set the
- * workload up on it and run it to the end.
+ * itself; to watch one, boot it yourself with Scenario.boot (the workload's tasks are created,
+ * nothing has run yet), subscribe, and run it to the end.
  */
 public final class Sample03Tracepoints {
     public static void main(String[] args) {
         Scenario s = Scenario.of("munmap-storm").set("vcpus", "4").set("threads", "4").set("ops", "5").seed(3);
 
-        // try-with-resources: a guest holds its physical memory until closed.
-        try (Guest g = Guest.boot(s.guestConfig(0))) {
+        // Repetition 0's guest, with the workload's processes and tasks created (as Runner
+        // does for each repetition); try-with-resources: a guest holds its memory until closed.
+        try (Guest g = s.boot(0)) {
             Map<TlbFlushReason, Integer> byReason = new EnumMap<>(TlbFlushReason.class);
             List<TraceEvent> first = new ArrayList<>();
             // A subscriber sees every tracepoint hit, in simulated-time order, as the kernel's
@@ -34,9 +35,7 @@ public final class Sample03Tracepoints {
                 }
             });
 
-            // What Runner does for each repetition: the workload creates its processes and tasks...
-            s.workload().setUp(g, s.params());
-            // ...and the guest runs until every task has exited.
+            // The guest runs until every task has exited.
             g.run(Long.MAX_VALUE);
 
             System.out.println("first events (time ns, cpu, tracepoint):");

@@ -65,7 +65,7 @@ public final class Sample04OwnBackend {
         GuestConfig cfg = GuestConfig.builder().cpus(4).seed(5).backend(plugin).build();
         Scenario s = Scenario.of("munmap-storm").set("threads", "4").set("ops", "10");
         try (Guest g = Guest.boot(cfg)) {
-            s.workload().setUp(g, s.params()); // the workload's tasks, as Runner would create them
+            s.setUp(g); // the workload's tasks, as Runner would create them
             g.run(Long.MAX_VALUE);
             System.out.println("pv_ops patched to: " + g.pvOps().name());
             System.out.println("flush_tlb_multi calls: " + plugin.attached.flushes);

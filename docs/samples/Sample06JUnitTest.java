@@ -21,7 +21,7 @@ class Sample06JUnitTest {
     /** Runs a small munmap storm on {@code g} until every task has exited. */
     static void munmapStorm(Guest g) {
         Scenario s = Scenario.of("munmap-storm").set("threads", "4").set("ops", "5");
-        s.workload().setUp(g, s.params());
+        s.setUp(g);
         g.run(Long.MAX_VALUE);
         assertEquals(0, g.liveTasks(), "every task ran to its end");
     }

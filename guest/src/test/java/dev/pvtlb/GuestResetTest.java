@@ -14,7 +14,7 @@ class GuestResetTest {
     private record Outcome(long steps, long now, Map<String, Long> counters, Map<String, Long> time, List<String> hazards) { }
 
     private static Outcome run(Guest g, Scenario s) {
-        s.workload().setUp(g, s.params());
+        s.setUp(g);
         g.engine().run(Long.MAX_VALUE, 10_000_000);
         return new Outcome(g.engine().steps(), g.engine().now(), g.vmstat().asMap(), g.cpuTime().totals(),
                 g.hazards().hazards().stream().map(Object::toString).toList());
@@ -40,7 +40,7 @@ class GuestResetTest {
             // A run stopped in the middle (as the explorer stops at a hazard) leaves paths half done.
             for (long cut : new long[] {37, 211, 1_000}) {
                 g.reset(new SeededChooser(9));
-                s.workload().setUp(g, s.params());
+                s.setUp(g);
                 g.engine().run(Long.MAX_VALUE, cut);
                 g.reset(new SeededChooser(42));
                 assertEquals(fresh, run(g, s), "after a run cut at step " + cut);

@@ -3,7 +3,7 @@ package dev.pvtlb.cli;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.explore.RandomStrategy;
-import dev.pvtlb.run.Json;
+import dev.pvtlb.internal.json.Json;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;

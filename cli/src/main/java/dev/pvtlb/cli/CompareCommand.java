@@ -194,6 +194,6 @@ final class CompareCommand implements Callable<Integer> {
             }
         }
         progress.done();
-        return new Comparison(scenarios[0][0].workload().name(), swept == null ? null : swept.key(), rows, variants, reports);
+        return new Comparison(scenarios[0][0].name(), swept == null ? null : swept.key(), rows, variants, reports);
     }
 }

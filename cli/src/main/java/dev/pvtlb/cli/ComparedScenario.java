@@ -2,7 +2,7 @@ package dev.pvtlb.cli;
 
 import dev.pvtlb.ModelException;
 import dev.pvtlb.nativebridge.hostbench.HostBench;
-import dev.pvtlb.run.Workloads;
+import dev.pvtlb.internal.workload.Workloads;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.run.Json;
+import dev.pvtlb.internal.json.Json;
 import dev.pvtlb.run.RunReport;
 import java.io.PrintWriter;
 import java.util.ArrayList;

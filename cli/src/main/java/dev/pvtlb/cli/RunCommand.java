@@ -55,7 +55,7 @@ final class RunCommand implements Callable<Integer> {
         Scenario s = ScenarioArgs.build(scenario, backend, sets, seed, reps);
         // The header is known before the run: print it at once, so a long run shows what it is.
         PrintWriter out = spec.commandLine().getOut();
-        printHeader(s.workload().name(), s.backend(), s.seed(), s.reps(), s.guestConfig(0).profile().name(), out);
+        printHeader(s.name(), s.backend(), s.seed(), s.reps(), s.guestConfig(0).profile().name(), out);
         out.flush();
         ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), quiet);
         RunReport r = Runner.run(s, (rep, n, steps, ns) -> bar.update(rep, n, "rep " + (rep + 1) + "/" + n + ", "

@@ -1,6 +1,6 @@
 package dev.pvtlb.study;
 
-import dev.pvtlb.run.Json;
+import dev.pvtlb.internal.json.Json;
 import dev.pvtlb.run.RunReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

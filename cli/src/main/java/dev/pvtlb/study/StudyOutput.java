@@ -1,7 +1,7 @@
 package dev.pvtlb.study;
 
 import dev.pvtlb.ModelException;
-import dev.pvtlb.run.Json;
+import dev.pvtlb.internal.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

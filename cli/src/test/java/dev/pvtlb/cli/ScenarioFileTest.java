@@ -8,7 +8,7 @@ import dev.pvtlb.ModelException;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
 import dev.pvtlb.run.ScenarioFile;
-import dev.pvtlb.run.Workloads;
+import dev.pvtlb.internal.workload.Workloads;
 import dev.pvtlb.internal.workload.Workload;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +31,7 @@ class ScenarioFileTest {
         }
         for (Path f : files) {
             Scenario s = ScenarioFile.load(f);
-            assertEquals(f.getFileName().toString().replace(".yaml", ""), s.workload().name());
+            assertEquals(f.getFileName().toString().replace(".yaml", ""), s.name());
             s.guestConfig(0); // topology, profile, backend and host all accepted
         }
     }

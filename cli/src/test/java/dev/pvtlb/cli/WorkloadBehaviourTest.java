@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
-import dev.pvtlb.run.Workloads;
+import dev.pvtlb.internal.workload.Workloads;
 import dev.pvtlb.internal.workload.Workload;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -52,7 +52,7 @@ public final class ScheduleRunner implements AutoCloseable {
                 run.engine().stop();
             }
         });
-        scenario.workload().setUp(g, scenario.params());
+        scenario.setUp(g);
         g.engine().run(Long.MAX_VALUE, MAX_STEPS);
         return new ScheduleRun(List.copyOf(chooser.taken()), first[0], g.engine().steps(),
                 log == null ? List.of() : log.lines());

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
  * {@link PvOps} method it is patched into. Required ops have no default: the kernel's native
  * entries are a backend of their own ({@code native}), not a fallback a backend inherits.
  */
-public enum PvOpSignature {
+enum PvOpSignature {
     /** pv_ops.mmu.flush_tlb_multi(cpumask, info). */
     FLUSH_TLB_MULTI("flush_tlb_multi", "flushTlbMulti", true, void.class, Cpu.class, CpuMask.class, FlushTlbInfo.class),
     /** pv_ops.mmu.tlb_remove_table(tlb, table). */

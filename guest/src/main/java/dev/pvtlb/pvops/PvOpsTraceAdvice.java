@@ -6,7 +6,7 @@ import net.bytebuddy.asm.Advice;
  * Byte Buddy advice woven around every op of a traced pv_ops class: records the call in the
  * tracepoint stream before the backend runs (like a tracepoint at the top of the pv op).
  */
-public final class PvOpsTraceAdvice {
+final class PvOpsTraceAdvice {
     private PvOpsTraceAdvice() {}
 
     @Advice.OnMethodEnter

@@ -1,5 +1,6 @@
 package dev.pvtlb.run;
 
+import dev.pvtlb.internal.json.Json;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

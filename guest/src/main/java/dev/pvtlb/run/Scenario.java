@@ -1,5 +1,6 @@
 package dev.pvtlb.run;
 
+import dev.pvtlb.Guest;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.GuestKnobs;
 import dev.pvtlb.ModelException;
@@ -9,6 +10,7 @@ import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.smp.Topology;
 import dev.pvtlb.internal.workload.Params;
 import dev.pvtlb.internal.workload.Workload;
+import dev.pvtlb.internal.workload.Workloads;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -43,7 +45,7 @@ public final class Scenario {
     private long defaultQuantumNs = 1000;
     private final java.util.List<String> settings = new java.util.ArrayList<>();
 
-    public Scenario(Workload workload) {
+    Scenario(Workload workload) {
         this.workload = workload;
     }
 
@@ -51,8 +53,38 @@ public final class Scenario {
         return new Scenario(Workloads.byName(name));
     }
 
-    public Workload workload() {
+    Workload workload() {
         return workload;
+    }
+
+    /** The workload's name (a built-in's, e.g. {@code munmap-storm}). */
+    public String name() {
+        return workload.name();
+    }
+
+    /**
+     * Creates the workload's processes and tasks on {@code guest}, as {@link Runner} does
+     * before it runs one repetition: for a guest booted by the caller (with its own backend,
+     * say) that then runs it with {@link Guest#run}.
+     */
+    public void setUp(Guest guest) {
+        workload.setUp(guest, params());
+    }
+
+    /**
+     * Boots the guest of repetition {@code rep} and sets the workload up on it, ready to run:
+     * for a caller that wants to subscribe to its tracepoints or step it itself. The caller
+     * closes it.
+     */
+    public Guest boot(int rep) {
+        Guest g = Guest.boot(guestConfig(rep));
+        try {
+            setUp(g);
+            return g;
+        } catch (RuntimeException e) {
+            g.close();
+            throw e;
+        }
     }
 
     public Scenario seed(long s) {
@@ -144,7 +176,7 @@ public final class Scenario {
         return n;
     }
 
-    public Params params() {
+    Params params() {
         return new Params(workload, params);
     }
 

@@ -23,7 +23,7 @@ class PvtlbExtensionTest {
     @Test
     void aUsersTestRunsAWorkloadOnIt(@PvtlbGuest(cpus = 4, knobs = "native.smtSiblingDedup=false") Guest g) {
         Scenario s = Scenario.of("arm64-stale-cpumask");
-        s.workload().setUp(g, s.params());
+        s.setUp(g);
         g.run(Long.MAX_VALUE);
         assertEquals(0, g.liveTasks());
         assertTrue(g.vmstat().get(Counter.NR_TLB_REMOTE_FLUSH) > 0, "native IPIs reach CPU 1");

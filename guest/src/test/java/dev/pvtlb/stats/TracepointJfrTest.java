@@ -25,7 +25,7 @@ class TracepointJfrTest {
             r.start();
             try (Guest g = Guest.boot(s.guestConfig(0))) {
                 g.trace().subscribe(seen::add);
-                s.workload().setUp(g, s.params());
+                s.setUp(g);
                 g.run(Long.MAX_VALUE);
             }
             r.stop();

@@ -1,4 +1,4 @@
-package dev.pvtlb.run;
+package dev.pvtlb.internal.json;
 
 import java.util.List;
 import java.util.Locale;

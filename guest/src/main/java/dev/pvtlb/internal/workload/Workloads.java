@@ -1,14 +1,6 @@
-package dev.pvtlb.run;
+package dev.pvtlb.internal.workload;
 
 import dev.pvtlb.ModelException;
-import dev.pvtlb.internal.workload.Ebizzy;
-import dev.pvtlb.internal.workload.Kernbench;
-import dev.pvtlb.internal.workload.MprotectNoise;
-import dev.pvtlb.internal.workload.MunmapStorm;
-import dev.pvtlb.internal.workload.NetperfRr;
-import dev.pvtlb.internal.workload.SysbenchMmapRndwr;
-import dev.pvtlb.internal.workload.TlbFlush2;
-import dev.pvtlb.internal.workload.Workload;
 import dev.pvtlb.internal.workload.catalogue.Arm64StaleCpumask;
 import dev.pvtlb.internal.workload.catalogue.GupFastVsFree;
 import dev.pvtlb.internal.workload.catalogue.KvmPreemptedFlush;
