@@ -18,7 +18,9 @@ import java.util.regex.Pattern;
  * no bash, no JDK search path and no Maven, nor should it. What the launcher finally does is
  * one {@code exec java FLAGS -jar pvtlb.jar}, and the image's entry point is that command. Reading
  * the flags from the script keeps the two from drifting apart: a flag added to the launcher
- * reaches the containers on the next run.
+ * reaches the containers on the next run. An array expansion such as {@code "${aot_opts[@]}"}
+ * holds flags that only make sense on the machine that ran the launcher (the ahead-of-time
+ * cache made there for this jar) and is left out.
  */
 final class LauncherFlags {
     private static final Pattern EXEC = Pattern.compile("^\\s*exec \"\\$java\" (.*?)\\s*-jar \"\\$jar\" \"\\$@\"\\s*$");
@@ -45,6 +47,7 @@ final class LauncherFlags {
             throw new AssertionError("matched before");
         }
         List<String> flags = m.group(1).isBlank() ? List.of() : Arrays.asList(m.group(1).strip().split("\\s+"));
+        flags = flags.stream().filter(f -> !f.matches("\"\\$\\{[A-Za-z_]+\\[@\\]\\}\"")).toList();
         for (String f : flags) {
             // No shell runs in the image, so only literal flags can be carried over.
             if (!f.matches("[A-Za-z0-9_.:=+,/-]+")) {

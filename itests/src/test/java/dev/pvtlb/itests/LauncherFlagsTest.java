@@ -19,6 +19,12 @@ class LauncherFlagsTest {
     }
 
     @Test
+    void leavesOutAnArrayOfHostOnlyFlags() {
+        String script = "exec \"$java\" --enable-native-access=ALL-UNNAMED \"${aot_opts[@]}\" -jar \"$jar\" \"$@\"\n";
+        assertEquals(List.of("--enable-native-access=ALL-UNNAMED"), LauncherFlags.parse(script));
+    }
+
+    @Test
     void refusesWhatOnlyAShellCouldExpand() {
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> LauncherFlags.parse("exec \"$java\" $JAVA_OPTS -jar \"$jar\" \"$@\"\n"));
