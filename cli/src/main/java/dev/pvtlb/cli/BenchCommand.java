@@ -26,7 +26,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code pvtlb bench}: a fixed suite measuring the emulator itself on this host: model steps
  * per second, real-time factor (simulated seconds per wall second) and, for the explorer,
  * schedules per second. Each entry runs once after one untimed warm-up run of a smaller size
- * (so the JIT has compiled the hot paths); the suite is sized to finish within two minutes.
+ * (so the JIT has compiled the hot paths; an explorer entry warms up on half its budget of
+ * other schedules, since a schedule is tens of microseconds and C2 needs a second or two);
+ * the suite is sized to finish within two minutes.
  *
  * <p>The {@code scale-N} entries run one flush-storm shape (16 threads per process, each
  * mapping, touching and unmapping 16 pages; 4096 munmaps in all) at N vCPUs, so their steps per second show how the
@@ -62,8 +64,8 @@ final class BenchCommand implements Callable<Integer> {
             new RunEntry("ebizzy-3vm", "ebizzy", "kvm", List.of("vcpus=64", "pcpus=64", "vms=3")),
             scale(16), scale(64), scale(256),
             new RunEntry("flush-storm-1024", "munmap-storm", "native", flushStorm(1024)),
-            new ExploreEntry("gup-fast-vs-free", "gup-fast-vs-free", "native", List.of("tableFree=immediate"), 4000),
-            new ExploreEntry("kvm-preempted-flush", "kvm-preempted-flush", "kvm", List.of("kvm.hostClearPreempted=xchg"), 4000));
+            new ExploreEntry("gup-fast-vs-free", "gup-fast-vs-free", "native", List.of("tableFree=immediate"), 40_000),
+            new ExploreEntry("kvm-preempted-flush", "kvm-preempted-flush", "kvm", List.of("kvm.hostClearPreempted=xchg"), 8_000));
 
     /**
      * The flush storm at {@code vcpus} vCPUs: 16 threads per process, one thread per vCPU, and
@@ -105,7 +107,7 @@ final class BenchCommand implements Callable<Integer> {
                 row.put("heap_mb", heap[0]);
                 row.put("guest_memory_mb", warm.guestConfig(0).memoryBytes() >> 20);
             } else if (e instanceof ExploreEntry x) {
-                new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null)).explore(new RandomStrategy(1), x.budget() / 4, 60);
+                new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null)).explore(new RandomStrategy(1), x.budget() / 2, 60);
                 ExploreResult res = new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null))
                         .explore(new RandomStrategy(2), x.budget(), 60);
                 row.put("steps_per_s", 0.0);

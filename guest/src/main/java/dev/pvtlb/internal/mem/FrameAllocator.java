@@ -24,6 +24,14 @@ public final class FrameAllocator {
     /** Frames whose every word is known to be {@link #POISON}. */
     private final java.util.BitSet poisoned;
     private int freeCount;
+    /*
+     * The lowest freeCount since the last reset. Slots of the free stack below it were never
+     * popped, so they still hold the order of a fresh allocator, and only frames popped at some
+     * point (pfn 1 .. frames-1-lowWater, handed out in that order) can have changed state or
+     * generation. A reset then costs what the schedule allocated, not the guest's size: the
+     * explorer resets once per schedule.
+     */
+    private int lowWater;
     private long allocations;
     private long frees;
 
@@ -32,7 +40,8 @@ public final class FrameAllocator {
         this.table = new FrameTable(mem.frames());
         this.freeStack = new int[mem.frames()];
         this.poisoned = new java.util.BitSet(mem.frames());
-        reset();
+        reset(); // lowWater 0: fills the whole stack
+
     }
 
     /**
@@ -42,12 +51,22 @@ public final class FrameAllocator {
      * can observe. Which frames hold poison stays known across the reset.
      */
     public void reset() {
-        table.reset();
-        freeCount = 0;
-        // Frame 0 stays reserved so that a zero PTE can never name a valid frame.
-        for (int pfn = mem.frames() - 1; pfn >= 1; pfn--) {
-            freeStack[freeCount++] = pfn;
+        int frames = mem.frames();
+        if (lowWater == frames - 1 && freeCount == frames - 1) {
+            // Nothing was ever allocated: already as new (apart from the counters).
+            allocations = 0;
+            frees = 0;
+            return;
         }
+        int from = Math.min(lowWater, freeCount);
+        // Frame 0 stays reserved so that a zero PTE can never name a valid frame; slot k of a
+        // fresh stack holds pfn frames-1-k, so pfn 1 is on top and handed out first.
+        for (int k = from; k < frames - 1; k++) {
+            freeStack[k] = frames - 1 - k;
+        }
+        table.reset(1, frames - from);
+        freeCount = frames - 1;
+        lowWater = freeCount;
         allocations = 0;
         frees = 0;
     }
@@ -83,6 +102,9 @@ public final class FrameAllocator {
                     + " (raise memory in the scenario)");
         }
         int pfn = freeStack[--freeCount];
+        if (freeCount < lowWater) {
+            lowWater = freeCount;
+        }
         table.set(pfn, use);
         if (use != FrameState.DATA) {
             mem.fill(pfn, 0);

@@ -35,7 +35,12 @@ public final class FrameTable {
     }
 
     void reset() {
-        java.util.Arrays.fill(state, (byte) FrameState.FREE.ordinal());
-        java.util.Arrays.fill(generation, 0);
+        reset(0, state.length);
+    }
+
+    /** Frames [from, to) back to FREE and generation 0. */
+    void reset(int from, int to) {
+        java.util.Arrays.fill(state, from, to, (byte) FrameState.FREE.ordinal());
+        java.util.Arrays.fill(generation, from, to, 0);
     }
 }

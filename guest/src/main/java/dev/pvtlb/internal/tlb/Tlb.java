@@ -18,10 +18,19 @@ public final class Tlb {
 
     private final int sets;
     private final int ways;
+    /*
+     * The tags of a set are contiguous, so a lookup scans two cache lines; what a hit then reads
+     * and writes (the PTE, the fill time, the LRU stamp) sits in one 32-byte record per entry in
+     * data[4i .. 4i+2], one cache line, rather than in three arrays. With 16 and more CPUs taking
+     * turns, TLB state does not stay in the host's L1/L2, so the lines a hit touches are what it costs.
+     */
+    private static final int PTE = 0;
+    private static final int FILLED_AT = 1;
+    private static final int LAST_USE = 2;
+    private static final int STRIDE_SHIFT = 2;
+
     private final long[] tags;
-    private final long[] ptes;
-    private final long[] filledAt;
-    private final long[] lastUse;
+    private final long[] data;
     private long tick;
     private int live;
 
@@ -33,9 +42,7 @@ public final class Tlb {
         this.sets = entries / ways;
         this.ways = ways;
         this.tags = new long[entries];
-        this.ptes = new long[entries];
-        this.filledAt = new long[entries];
-        this.lastUse = new long[entries];
+        this.data = new long[entries << STRIDE_SHIFT];
         Arrays.fill(tags, EMPTY);
     }
 
@@ -63,7 +70,7 @@ public final class Tlb {
         int base = setBase(vpn, pcid);
         for (int i = base, end = base + ways; i < end; i++) {
             if (tags[i] == t) {
-                lastUse[i] = ++tick;
+                data[(i << STRIDE_SHIFT) + LAST_USE] = ++tick;
                 return i;
             }
         }
@@ -71,11 +78,11 @@ public final class Tlb {
     }
 
     public long pte(int index) {
-        return ptes[index];
+        return data[(index << STRIDE_SHIFT) + PTE];
     }
 
     public long filledAt(int index) {
-        return filledAt[index];
+        return data[(index << STRIDE_SHIFT) + FILLED_AT];
     }
 
     /**
@@ -83,12 +90,12 @@ public final class Tlb {
      * {@code now}: from then on it counts as filled at {@code now}.
      */
     public void verified(int index, long now) {
-        filledAt[index] = now;
+        data[(index << STRIDE_SHIFT) + FILLED_AT] = now;
     }
 
     /** Updates the cached PTE of a hit entry (the hardware setting the dirty bit). */
     public void updatePte(int index, long pte) {
-        ptes[index] = pte;
+        data[(index << STRIDE_SHIFT) + PTE] = pte;
     }
 
     /** Installs a translation, evicting the least recently used way of its set if full. */
@@ -102,8 +109,8 @@ public final class Tlb {
                 victim = i;
                 break;
             }
-            if (lastUse[i] < oldest) {
-                oldest = lastUse[i];
+            if (data[(i << STRIDE_SHIFT) + LAST_USE] < oldest) {
+                oldest = data[(i << STRIDE_SHIFT) + LAST_USE];
                 victim = i;
             }
         }
@@ -111,9 +118,9 @@ public final class Tlb {
             live++;
         }
         tags[victim] = t;
-        ptes[victim] = pte;
-        filledAt[victim] = now;
-        lastUse[victim] = ++tick;
+        data[(victim << STRIDE_SHIFT) + PTE] = pte;
+        data[(victim << STRIDE_SHIFT) + FILLED_AT] = now;
+        data[(victim << STRIDE_SHIFT) + LAST_USE] = ++tick;
     }
 
     /** INVLPG / INVPCID individual-address: drops the entry for (pcid, vpn). */
@@ -155,9 +162,7 @@ public final class Tlb {
             return; // never used since the last clear: already as new
         }
         flushAll();
-        Arrays.fill(ptes, 0);
-        Arrays.fill(filledAt, 0);
-        Arrays.fill(lastUse, 0);
+        Arrays.fill(data, 0);
         tick = 0;
     }
 
@@ -165,7 +170,8 @@ public final class Tlb {
     public void forEach(EntryVisitor v) {
         for (int i = 0; i < tags.length; i++) {
             if (tags[i] != EMPTY) {
-                v.entry((int) (tags[i] >>> VPN_BITS), tags[i] & ((1L << VPN_BITS) - 1), ptes[i], filledAt[i]);
+                v.entry((int) (tags[i] >>> VPN_BITS), tags[i] & ((1L << VPN_BITS) - 1),
+                        data[(i << STRIDE_SHIFT) + PTE], data[(i << STRIDE_SHIFT) + FILLED_AT]);
             }
         }
     }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.ModelException;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class FrameAllocatorTest {
@@ -29,6 +31,34 @@ class FrameAllocatorTest {
             int again = a.alloc(FrameState.PAGE_TABLE);
             assertEquals(data, again);
             assertTrue(mem.isFilledWith(again, 0), "a page-table frame is zeroed on allocation");
+        }
+    }
+
+    @Test
+    void resetAfterAPartialRunHandsFramesOutAsAFreshAllocatorDoes() {
+        try (PhysMem mem = new PhysMem(1 << 20)) {
+            FrameAllocator a = new FrameAllocator(mem);
+            int[] fresh = new int[6];
+            for (int i = 0; i < fresh.length; i++) {
+                fresh[i] = a.alloc(FrameState.DATA);
+            }
+            assertEquals(List.of(1, 2, 3, 4, 5, 6), Arrays.stream(fresh).boxed().toList());
+            a.free(fresh[2]);
+            a.free(fresh[4]);
+            a.alloc(FrameState.PAGE_TABLE);
+            a.reset();
+            assertEquals(255, a.freeFrames());
+            assertEquals(0, a.allocations());
+            for (int pfn = 1; pfn < mem.frames(); pfn++) {
+                assertEquals(FrameState.FREE, a.frames().state(pfn), "state of " + pfn);
+                assertEquals(0, a.frames().generation(pfn), "generation of " + pfn);
+            }
+            for (int want = 1; want <= 8; want++) {
+                assertEquals(want, a.alloc(FrameState.DATA), "after a reset frames come out 1, 2, 3, ... again");
+            }
+            a.reset();
+            a.reset();
+            assertEquals(1, a.alloc(FrameState.PAGE_TABLE), "a reset of a reset allocator changes nothing");
         }
     }
 
