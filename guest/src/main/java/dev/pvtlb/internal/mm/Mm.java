@@ -24,6 +24,11 @@ public final class Mm {
     private final ContendedLine cpumaskLine = new ContendedLine();
     private final ContendedLine tlbGenLine = new ContendedLine();
     private final TreeMap<Long, Vma> vmas = new TreeMap<>();
+    /**
+     * The VMA found last, tried before the tree: a fault loop hits one VMA page after page (the
+     * per-thread vmacache of Linux before 6.1 did the same). Dropped when a VMA is removed.
+     */
+    private Vma lastFound;
     private long tlbGen;
     /** mm_users: the tasks using this mm; each spawned task takes one reference. */
     private int users;
@@ -133,11 +138,16 @@ public final class Mm {
     }
 
     public Vma findVma(long va) {
+        Vma c = lastFound;
+        if (c != null && c.start <= va && va < c.end) {
+            return c;
+        }
         Map.Entry<Long, Vma> e = vmas.floorEntry(va);
         if (e == null || e.getValue().end <= va) {
             return null;
         }
-        return e.getValue();
+        lastFound = e.getValue();
+        return lastFound;
     }
 
     public List<Vma> vmas() {
@@ -186,6 +196,7 @@ public final class Mm {
         List<Long> doomed = new ArrayList<>(vmas.subMap(start, true, end, false).keySet());
         for (Long k : doomed) {
             vmas.remove(k);
+            lastFound = null;
         }
         return !doomed.isEmpty();
     }

@@ -3,6 +3,7 @@ package dev.pvtlb.internal.mm;
 import dev.pvtlb.Guest;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.internal.mem.FrameState;
+import dev.pvtlb.internal.mmu.Level;
 import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.KernelPath;
@@ -33,13 +34,21 @@ public final class PageFault extends KernelPath {
             throw new ModelException(String.format("%s: segmentation fault at 0x%x (%s) on cpu%d",
                     mm, va, vma == null ? "no mapping" : "write to read-only mapping", cpu.id));
         }
-        long pte = g.pageTables().get(mm.pgd(), va);
+        // One walk to the PTE table (there is one after the first fault in a 2 MiB range);
+        // the tables are only allocated, after the data frame, when missing.
+        int table = g.pageTables().tableAt(mm.pgd(), va, Level.PTE);
+        int idx = Level.PTE.index(va);
+        long pte = table == 0 ? 0 : g.mem().readWord(table, idx);
         long flags = Pte.PRESENT | Pte.USER | Pte.ACCESSED | Pte.NX | (vma.writable() ? Pte.RW : 0) | (write ? Pte.DIRTY : 0);
         if (Pte.present(pte)) {
-            g.pageTables().set(mm.pgd(), va, pte | flags);
+            g.mem().writeWord(table, idx, pte | flags);
         } else {
             int pfn = g.allocator().alloc(FrameState.DATA);
-            g.pageTables().set(mm.pgd(), va, Pte.make(pfn, flags));
+            if (table != 0) {
+                g.mem().writeWord(table, idx, Pte.make(pfn, flags));
+            } else {
+                g.pageTables().set(mm.pgd(), va, Pte.make(pfn, flags));
+            }
         }
         g.vmstat().inc(Counter.PAGE_FAULTS);
         cpu.ret();
