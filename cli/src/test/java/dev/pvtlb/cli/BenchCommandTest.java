@@ -22,7 +22,7 @@ class BenchCommandTest {
         assertEquals(0, r.code(), r.err());
         String j = Files.readString(json);
         RunReport same = Runner.run(ScenarioArgs.build("munmap-storm", "native", List.of("vcpus=16", "threads=16",
-                "processes=1", "ops=256", "workset=16", "accesses=200", "pages=16", "memory=2048"), 1L, null));
+                "processes=1", "ops=1024", "workset=16", "accesses=200", "pages=16", "memory=2048"), 1L, null));
         assertEquals(same.steps(), number(j, "steps"), j);
         assertEquals(2048, number(j, "guest_memory_mb"), j);
         assertTrue(number(j, "heap_mb") > 0, j);

@@ -14,6 +14,13 @@ public final class LatencyRecorder {
     private long count;
     private long minPs = Long.MAX_VALUE;
     private long maxPs;
+    /*
+     * Consecutive batches of one mean (a run of TLB hits costs the same every time) are added
+     * to the histogram as one record: the histogram comes out the same, and a run with a
+     * thousand CPUs taking short batches in turn no longer records once per step.
+     */
+    private long pendingValue = -1;
+    private long pendingCount;
 
     public void addNs(long ns) {
         addBatch(ns * 1000, 1);
@@ -26,12 +33,26 @@ public final class LatencyRecorder {
         minPs = Math.min(minPs, each);
         maxPs = Math.max(maxPs, each);
         if (n > 0) {
-            histogramPs.recordValueWithCount(Math.max(0, each), n);
+            long v = Math.max(0, each);
+            if (v != pendingValue) {
+                flushPending();
+                pendingValue = v;
+            }
+            pendingCount += n;
         }
+    }
+
+    private void flushPending() {
+        if (pendingCount > 0) {
+            histogramPs.recordValueWithCount(pendingValue, pendingCount);
+        }
+        pendingValue = -1;
+        pendingCount = 0;
     }
 
     /** The distribution so far, in picoseconds (a copy). */
     public Histogram histogramPs() {
+        flushPending();
         return histogramPs.copy();
     }
 
@@ -53,6 +74,8 @@ public final class LatencyRecorder {
         count = 0;
         minPs = Long.MAX_VALUE;
         maxPs = 0;
+        pendingValue = -1;
+        pendingCount = 0;
         histogramPs.reset();
     }
 }

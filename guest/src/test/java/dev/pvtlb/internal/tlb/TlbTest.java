@@ -20,8 +20,15 @@ class TlbTest {
         assertEquals(1, t.size());
         t.fill(2, 0x101, 1, 7);
         t.fill(3, 0x101, 1, 7);
-        assertEquals(2, t.flushPcid(2));
+        t.flushPcid(2);
         assertEquals(1, t.size());
+        assertEquals(-1, t.lookup(2, 0x100));
+        assertEquals(-1, t.lookup(2, 0x101));
+        assertTrue(t.lookup(3, 0x101) >= 0, "another PCID's entry stays");
+        assertTrue(!t.invalidate(2, 0x101), "a flushed entry is not there to invalidate");
+        t.fill(2, 0x100, 0xccc1, 8);
+        assertEquals(0xccc1, t.pte(t.lookup(2, 0x100)), "a PCID flushed before is filled again");
+        assertEquals(2, t.size());
     }
 
     @Test

@@ -25,6 +25,22 @@ class LatencyRecorderTest {
     }
 
     @Test
+    void runsOfEqualBatchesGiveTheHistogramOfEveryBatchAddedAlone() {
+        LatencyRecorder coalesced = new LatencyRecorder();
+        org.HdrHistogram.Histogram alone = new org.HdrHistogram.Histogram(3);
+        long[][] batches = {{1300, 10}, {1300, 5}, {2600, 2}, {2600, 1}, {1300, 7}, {900, 1}};
+        for (long[] b : batches) {
+            coalesced.addBatch(b[0] * b[1], b[1]);
+            alone.recordValueWithCount(b[0], b[1]);
+        }
+        org.HdrHistogram.Histogram h = coalesced.histogramPs();
+        assertEquals(alone, h);
+        assertEquals(26, h.getTotalCount());
+        coalesced.addBatch(900, 1);
+        assertEquals(27, coalesced.histogramPs().getTotalCount(), "a batch after a read still counts");
+    }
+
+    @Test
     void aRunReportsPercentilesOfItsLatencyMetricsOverAllRepetitions() {
         RunReport rep = Runner.run(Scenario.of("munmap-storm").set("ops", "3").set("threads", "8").reps(2));
         RunReport.Percentiles p = rep.latency().get("munmap_ns");
