@@ -6,6 +6,8 @@ package dev.pvtlb.internal.mem;
  * later whether the frame it read as a page table was freed, and perhaps reused, since.
  */
 public final class FrameTable {
+    private static final byte PAGE_TABLE = (byte) FrameState.PAGE_TABLE.ordinal();
+
     private final byte[] state;
     private final int[] generation;
 
@@ -16,6 +18,11 @@ public final class FrameTable {
 
     public FrameState state(int pfn) {
         return FrameState.VALUES[state[pfn]];
+    }
+
+    /** state(pfn) == PAGE_TABLE, without the enum lookup (every level of every walk asks). */
+    public boolean isPageTable(int pfn) {
+        return state[pfn] == PAGE_TABLE;
     }
 
     public int generation(int pfn) {

@@ -57,7 +57,7 @@ public final class HardwareWalker {
             if (slot >= 0) {
                 int f = psc.frame(l, slot);
                 int g = psc.generation(l, slot);
-                if (frameTable.state(f) != FrameState.PAGE_TABLE || frameTable.generation(f) != g) {
+                if (!frameTable.isPageTable(f) || frameTable.generation(f) != g) {
                     observer.walkAfterFree(kind == Walker.HARDWARE ? Walker.PSC_ASSISTED : kind, cpu, f,
                             l.below(), frameTable.state(f), g, frameTable.generation(f));
                     return 0;
@@ -68,8 +68,9 @@ public final class HardwareWalker {
                 break;
             }
         }
+        int frames = frameTable.frames();
         while (true) {
-            if (frameTable.state(table) != FrameState.PAGE_TABLE) {
+            if (!frameTable.isPageTable(table)) {
                 observer.walkAfterFree(how, cpu, table, level, frameTable.state(table),
                         frameTable.generation(table), frameTable.generation(table));
                 return 0;
@@ -88,7 +89,7 @@ public final class HardwareWalker {
                 return upd;
             }
             long next = Pte.pfnOf(e);
-            if (!mem.contains(next << PhysMem.PAGE_SHIFT) || next == 0) {
+            if (next == 0 || next >= frames) {
                 // A garbage pointer (e.g. poison) in a table: the walk has gone wrong.
                 observer.walkAfterFree(how, cpu, table, level, frameTable.state(table),
                         frameTable.generation(table), frameTable.generation(table));
