@@ -69,6 +69,7 @@ public final class HardwareWalker {
             }
         }
         int frames = frameTable.frames();
+        int read = 0;
         while (true) {
             if (!frameTable.isPageTable(table)) {
                 observer.walkAfterFree(how, cpu, table, level, frameTable.state(table),
@@ -77,7 +78,8 @@ public final class HardwareWalker {
             }
             int idx = level.index(va);
             long e = mem.readWord(table, idx);
-            levelsRead++;
+            read++;
+            levelsRead = read;
             if (!Pte.present(e) || (write && !Pte.writable(e))) {
                 return 0;
             }
@@ -95,7 +97,9 @@ public final class HardwareWalker {
                         frameTable.generation(table), frameTable.generation(table));
                 return 0;
             }
-            psc.fill(pcid, va, level, (int) next, frameTable.generation((int) next));
+            if (psc.caches(level)) {
+                psc.fill(pcid, va, level, (int) next, frameTable.generation((int) next));
+            }
             table = (int) next;
             level = level.below();
         }

@@ -60,6 +60,11 @@ public final class PagingStructureCache {
         return gens[level.depth][slot];
     }
 
+    /** Whether entries of {@code level} are cached at all (a profile may disable a level). */
+    public boolean caches(Level level) {
+        return sizes[level.depth] > 0;
+    }
+
     /** Caches an upper-level entry, replacing round-robin. */
     public void fill(int pcid, long va, Level level, int lowerTable, int generation) {
         int d = level.depth;
