@@ -32,13 +32,13 @@ import picocli.CommandLine.Model.CommandSpec;
  * the suite is sized to finish within two minutes.
  *
  * <p>The {@code scale-N} entries run one flush-storm shape (16 threads per process, each
- * mapping, touching and unmapping 16 pages; 16384 munmaps in all) at N vCPUs, so their steps per second show how the
- * cost of a step grows with the CPU count. For run entries, {@code heap_mb} is the live Java
+ * mapping, touching and unmapping 16 pages; 16384 munmaps in all) at N vCPUs, so their steps
+ * per second show how the cost of a step grows with the CPU count. For run entries, {@code heap_mb} is the live Java
  * heap of the booted guest at the end of its warm-up run (after a full GC), and
  * {@code guest_memory_mb} the off-heap segment (touched pages only count towards RSS).
  * {@code steps_per_s} is over the whole run, boot included; {@code boot_s} is one boot of the
  * same guest on its own, and {@code run_steps_per_s} the steps over the run's wall time less
- * that boot (a thousand vCPUs' TLBs take a noticeable part of a short run to allocate).
+ * that boot (the figure of the run alone, whatever its length).
  */
 @Command(name = "bench", description = "Measure the emulator's own speed on a fixed suite.")
 final class BenchCommand implements Callable<Integer> {
