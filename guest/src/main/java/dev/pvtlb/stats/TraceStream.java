@@ -34,6 +34,7 @@ public final class TraceStream {
     /** Drops every subscriber (a guest being reset). */
     public void clear() {
         subscribers.clear();
+        active = false;
     }
 
     public void subscribe(Consumer<TraceEvent> s) {
