@@ -18,7 +18,11 @@ public final class PhysMem implements AutoCloseable {
     /** Largest memory a guest may ask for; a bound so a typo cannot exhaust the host. */
     public static final long MAX_BYTES = 64L << 30;
 
-    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
+    /*
+     * Unaligned: every offset is a multiple of 8 in a page-aligned segment, and x86 needs no
+     * alignment, so the aligned layout's per-access alignment check would buy nothing.
+     */
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private final Arena arena;
     private final MemorySegment segment;
