@@ -91,8 +91,13 @@ public final class Tlb {
         long t = tag(pcid, vpn);
         long epoch = epoch(pcid);
         int base = setBase(vpn, pcid);
+        // A fill takes the first way that holds the tag or holds nothing valid, so a valid entry
+        // for a tag always comes before any stale one: the first tag match decides.
         for (int i = base, end = base + ways; i < end; i++) {
-            if (tags[i] == t && data[(i << STRIDE_SHIFT) + EPOCH] == epoch) {
+            if (tags[i] == t) {
+                if (data[(i << STRIDE_SHIFT) + EPOCH] != epoch) {
+                    return -1;
+                }
                 data[(i << STRIDE_SHIFT) + LAST_USE] = ++tick;
                 return i;
             }

@@ -32,6 +32,23 @@ class TlbTest {
     }
 
     @Test
+    void aStaleCopyOfATagBehindItsRefillNeverAnswers() {
+        Tlb t = new Tlb(4, 4); // one set
+        t.fill(1, 0xa, 1, 0);
+        t.fill(1, 0x7, 2, 0);
+        t.flushPcid(1); // both stale; 0x7 stays in way 1
+        t.fill(1, 0x7, 3, 5); // the first way with nothing valid: way 0
+        assertEquals(3, t.pte(t.lookup(1, 0x7)));
+        assertEquals(1, t.size());
+        assertTrue(t.invalidate(1, 0x7));
+        assertEquals(-1, t.lookup(1, 0x7), "the stale copy in way 1 is not a hit");
+        assertTrue(!t.invalidate(1, 0x7), "nor something to invalidate");
+        t.fill(1, 0x7, 4, 6);
+        assertEquals(4, t.pte(t.lookup(1, 0x7)));
+        assertEquals(1, t.size());
+    }
+
+    @Test
     void aFullSetEvictsItsLeastRecentlyUsedWay() {
         Tlb t = new Tlb(4, 4); // one set
         for (long v = 0; v < 4; v++) {
