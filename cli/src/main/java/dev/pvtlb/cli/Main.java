@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
         description = "Emulates a paravirtualized guest kernel's TLB shootdowns: what a flush design costs, and whether it is safe.",
         subcommands = {RunCommand.class, ScenariosCommand.class, BackendsCommand.class, HostCommand.class,
             CalibrateCommand.class, ExploreCommand.class, ReplayCommand.class, BenchCommand.class,
-            CompareCommand.class, DemoCommand.class, SweepCommand.class})
+            CompareCommand.class, DemoCommand.class, SweepCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -27,6 +27,7 @@ public final class Main implements Runnable {
         boolean debug = java.util.Arrays.asList(args).contains("--debug");
         String[] rest = java.util.Arrays.stream(args).filter(a -> !a.equals("--debug")).toArray(String[]::new);
         CommandLine cl = new CommandLine(new Main());
+        addHelpOption(cl);
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
@@ -54,6 +55,18 @@ public final class Main implements Runnable {
         } catch (OutOfMemoryError e) {
             err.println("pvtlb: out of Java heap: the scenario is too large for this JVM");
             return 2;
+        }
+    }
+
+    /** {@code -h/--help} on every subcommand, at any depth ({@code pvtlb host bench --help}). */
+    private static void addHelpOption(CommandLine c) {
+        for (CommandLine sub : c.getSubcommands().values()) {
+            CommandLine.Model.CommandSpec spec = sub.getCommandSpec();
+            if (spec.findOption("--help") == null) {
+                spec.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
+                        .description("Show this help message and exit.").build());
+            }
+            addHelpOption(sub);
         }
     }
 

@@ -36,6 +36,22 @@ class MainTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"run", "scenarios", "backends", "host probe", "host bench", "calibrate", "explore", "replay",
+        "bench", "compare", "demo", "sweep"})
+    void everySubcommandAnswersHelpWithItsUsage(String command) {
+        String[] words = (command + " --help").split(" ");
+        Result r = pvtlb(words);
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("Usage: pvtlb " + command + " [-h]"), r.out());
+        assertEquals("", r.err());
+        // "pvtlb help CMD" knows the top-level commands.
+        String top = command.split(" ")[0];
+        Result viaHelp = pvtlb("help", top);
+        assertEquals(0, viaHelp.code(), viaHelp.err());
+        assertTrue(viaHelp.out().startsWith("Usage: pvtlb " + top + " [-h]"), viaHelp.out());
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {
         "run no-such-scenario",
         "run munmap-storm --set vcpus=-4",
