@@ -88,6 +88,10 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
+        if (only != null && SUITE.stream().noneMatch(e -> e.name().contains(only))) {
+            throw new IllegalArgumentException("no bench entry matches '" + only + "' (entries: "
+                    + String.join(", ", SUITE.stream().map(Entry::name).toList()) + ")");
+        }
         List<Map<String, Object>> entries = new ArrayList<>();
         out.printf("%-22s %14s %16s %10s %16s %12s %10s%n", "entry", "steps/s", "w/o boot", "rtf", "schedules/s",
                 "peak rss MB", "heap MB");

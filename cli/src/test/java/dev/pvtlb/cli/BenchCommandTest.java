@@ -30,6 +30,14 @@ class BenchCommandTest {
         assertTrue(r.out().startsWith("entry "), r.out());
     }
 
+    @Test
+    void anOnlyThatMatchesNoEntryIsBadInput() {
+        MainTest.Result r = MainTest.pvtlb("bench", "--only", "no-such-entry");
+        assertEquals(2, r.code());
+        assertEquals("", r.out());
+        assertTrue(r.err().startsWith("pvtlb: no bench entry matches 'no-such-entry' (entries: munmap-storm, "), r.err());
+    }
+
     private static long number(String json, String key) {
         Matcher m = Pattern.compile("\"" + key + "\": ([0-9]+)").matcher(json);
         assertTrue(m.find(), key + " in " + json);
