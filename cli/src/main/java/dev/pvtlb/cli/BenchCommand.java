@@ -26,7 +26,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code pvtlb bench}: a fixed suite measuring the emulator itself on this host: model steps
  * per second, real-time factor (simulated seconds per wall second) and, for the explorer,
- * schedules per second. Each entry runs once after one untimed warm-up run of a smaller size
+ * schedules per second. Each entry runs {@code --repeat} times (the median run is reported,
+ * with the spread) after one untimed warm-up run of a smaller size
  * (so the JIT has compiled the hot paths; an explorer entry warms up on half its budget of
  * other schedules, since a schedule is tens of microseconds and C2 needs a second or two);
  * the suite is sized to finish within two minutes.
@@ -50,6 +51,9 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--only", paramLabel = "NAME", description = "run only the entries whose name contains NAME")
     String only;
+
+    @Option(names = "--repeat", paramLabel = "R", description = "timed runs per entry; the median is reported (default: 3)")
+    int repeat = 3;
 
     /** One entry of the suite. */
     private sealed interface Entry permits RunEntry, ExploreEntry {
@@ -88,6 +92,9 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
+        if (repeat < 1 || repeat > 100) {
+            throw new IllegalArgumentException("--repeat must be between 1 and 100, got " + repeat);
+        }
         if (only != null && SUITE.stream().noneMatch(e -> e.name().contains(only))) {
             throw new IllegalArgumentException("no bench entry matches '" + only + "' (entries: "
                     + String.join(", ", SUITE.stream().map(Entry::name).toList()) + ")");
@@ -107,31 +114,29 @@ final class BenchCommand implements Callable<Integer> {
                 Scenario warm = ScenarioArgs.build(r.scenario(), r.backend(), warmUp(r.sets()), 1L, null);
                 Runner.run(warm, (i, n, steps, ns) -> heap[0] = liveHeapMb());
                 Scenario timed = ScenarioArgs.build(r.scenario(), r.backend(), r.sets(), 1L, null);
-                long bootStart = System.nanoTime();
-                try (Guest g = Guest.boot(timed.guestConfig(0))) {
-                    g.cpus(); // booted: memory, CPUs and their TLBs, pv_ops
+                List<Map<String, Object>> runs = new ArrayList<>();
+                for (int k = 0; k < repeat; k++) {
+                    runs.add(timedRun(timed));
                 }
-                double bootS = (System.nanoTime() - bootStart) / 1e9;
-                RunReport rep = Runner.run(timed);
-                row.put("steps_per_s", rep.stepsPerSecond());
-                row.put("boot_s", bootS);
-                row.put("run_steps_per_s", rep.wallS() > bootS ? rep.steps() / (rep.wallS() - bootS) : 0.0);
-                row.put("rtf", rep.wallS() > 0 ? rep.simulatedS() / rep.wallS() : 0.0);
-                row.put("schedules_per_s", 0.0);
-                row.put("steps", rep.steps());
-                row.put("simulated_s", rep.simulatedS());
-                row.put("wall_s", rep.wallS());
+                row.putAll(median(runs, "steps_per_s"));
                 row.put("heap_mb", heap[0]);
                 row.put("guest_memory_mb", warm.guestConfig(0).memoryBytes() >> 20);
             } else if (e instanceof ExploreEntry x) {
                 new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null)).explore(new RandomStrategy(1), x.budget() / 2, 60);
-                ExploreResult res = new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null))
-                        .explore(new RandomStrategy(2), x.budget(), 60);
-                row.put("steps_per_s", 0.0);
-                row.put("rtf", 0.0);
-                row.put("schedules_per_s", res.schedulesPerSecond());
-                row.put("schedules", res.schedules());
-                row.put("wall_s", res.seconds());
+                List<Map<String, Object>> runs = new ArrayList<>();
+                for (int k = 0; k < repeat; k++) {
+                    // The same schedules every time: only the host's speed varies.
+                    ExploreResult res = new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null))
+                            .explore(new RandomStrategy(2), x.budget(), 60);
+                    Map<String, Object> run = new LinkedHashMap<>();
+                    run.put("steps_per_s", 0.0);
+                    run.put("rtf", 0.0);
+                    run.put("schedules_per_s", res.schedulesPerSecond());
+                    run.put("schedules", res.schedules());
+                    run.put("wall_s", res.seconds());
+                    runs.add(run);
+                }
+                row.putAll(median(runs, "schedules_per_s"));
             }
             row.put("peak_rss_mb", peakRssMb());
             entries.add(row);
@@ -147,6 +152,40 @@ final class BenchCommand implements Callable<Integer> {
             Files.writeString(json, Json.write(root), StandardCharsets.UTF_8);
         }
         return 0;
+    }
+
+    /** One timed run of a run entry, after a separate boot of its guest to time the boot alone. */
+    private static Map<String, Object> timedRun(Scenario timed) {
+        long bootStart = System.nanoTime();
+        try (Guest g = Guest.boot(timed.guestConfig(0))) {
+            g.cpus(); // booted: memory, CPUs and their TLBs, pv_ops
+        }
+        double bootS = (System.nanoTime() - bootStart) / 1e9;
+        RunReport rep = Runner.run(timed);
+        Map<String, Object> run = new LinkedHashMap<>();
+        run.put("steps_per_s", rep.stepsPerSecond());
+        run.put("boot_s", bootS);
+        run.put("run_steps_per_s", rep.wallS() > bootS ? rep.steps() / (rep.wallS() - bootS) : 0.0);
+        run.put("rtf", rep.wallS() > 0 ? rep.simulatedS() / rep.wallS() : 0.0);
+        run.put("schedules_per_s", 0.0);
+        run.put("steps", rep.steps());
+        run.put("simulated_s", rep.simulatedS());
+        run.put("wall_s", rep.wallS());
+        return run;
+    }
+
+    /**
+     * The run with the median {@code key} (the lower middle one of an even count), and the
+     * spread of {@code key} over all runs: how much the host's speed moved.
+     */
+    static Map<String, Object> median(List<Map<String, Object>> runs, String key) {
+        List<Map<String, Object>> sorted = new ArrayList<>(runs);
+        sorted.sort(java.util.Comparator.comparingDouble(m -> (double) m.get(key)));
+        Map<String, Object> m = new LinkedHashMap<>(sorted.get((sorted.size() - 1) / 2));
+        m.put("repeats", runs.size());
+        m.put(key + "_min", sorted.getFirst().get(key));
+        m.put(key + "_max", sorted.getLast().get(key));
+        return m;
     }
 
     /**

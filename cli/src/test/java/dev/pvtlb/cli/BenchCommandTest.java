@@ -18,13 +18,14 @@ class BenchCommandTest {
     @Test
     void scaleEntryRunsTheFlushStormItNamesAndReportsHeapAndGuestMemory(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("b.json");
-        MainTest.Result r = MainTest.pvtlb("bench", "--only", "scale-16", "--json", json.toString());
+        MainTest.Result r = MainTest.pvtlb("bench", "--only", "scale-16", "--repeat", "2", "--json", json.toString());
         assertEquals(0, r.code(), r.err());
         String j = Files.readString(json);
         RunReport same = Runner.run(ScenarioArgs.build("munmap-storm", "native", List.of("vcpus=16", "threads=16",
                 "processes=1", "ops=1024", "workset=16", "accesses=200", "pages=16", "memory=2048"), 1L, null));
         assertEquals(same.steps(), number(j, "steps"), j);
         assertEquals(2048, number(j, "guest_memory_mb"), j);
+        assertEquals(2, number(j, "repeats"), j);
         assertTrue(number(j, "heap_mb") > 0, j);
         assertEquals(1, j.split("\"name\"").length - 1, "only the one entry ran: " + j);
         assertTrue(r.out().startsWith("entry "), r.out());
