@@ -49,6 +49,24 @@ class TlbTest {
     }
 
     @Test
+    void pcidsBeyondTheInlineEpochsFlushOnTheirOwn() {
+        Tlb t = new Tlb(64, 4);
+        t.fill(20, 0x100, 1, 0);
+        t.fill(17, 0x100, 2, 0);
+        t.fill(3, 0x100, 3, 0);
+        t.flushPcid(20);
+        assertEquals(-1, t.lookup(20, 0x100));
+        assertEquals(2, t.pte(t.lookup(17, 0x100)));
+        assertEquals(3, t.pte(t.lookup(3, 0x100)));
+        t.fill(20, 0x100, 4, 1);
+        assertEquals(4, t.pte(t.lookup(20, 0x100)));
+        t.clear();
+        assertEquals(0, t.size());
+        t.fill(20, 0x100, 5, 2);
+        assertEquals(5, t.pte(t.lookup(20, 0x100)), "a cleared TLB starts its epochs again");
+    }
+
+    @Test
     void aFullSetEvictsItsLeastRecentlyUsedWay() {
         Tlb t = new Tlb(4, 4); // one set
         for (long v = 0; v < 4; v++) {
