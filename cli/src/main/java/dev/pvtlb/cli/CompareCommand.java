@@ -13,9 +13,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -32,18 +32,12 @@ final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "a built-in scenario name or a scenario file (.yaml)")
-    String scenario;
+    @Mixin
+    ScenarioSelection selection;
 
     @Option(names = "--vary", paramLabel = "KEY=V1,V2", required = true,
             description = "values to compare for one key (a --set key, or backend); repeatable")
     List<String> varies = new ArrayList<>();
-
-    @Option(names = "--backend", paramLabel = "B", description = "pv_ops backend (default: the scenario's, else native)")
-    String backend;
-
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a machine key, workload parameter or knob")
-    List<String> sets = new ArrayList<>();
 
     @Option(names = "--seed", paramLabel = "N", description = "seed of every variant (default: the scenario's, else 1)")
     Long seed;
@@ -78,10 +72,10 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Comparison c = compare(scenario, backend, sets, seed, reps == null ? 3 : reps, parse(varies),
+        Comparison c = compare(selection.scenario, selection.backend, selection.sets, seed, reps == null ? 3 : reps, parse(varies),
                 new ProgressBar(spec.commandLine().getErr(), quiet));
         c.print(spec.commandLine().getOut());
-        write(c, json, csv, html, "pvtlb compare " + scenario);
+        write(c, json, csv, html, "pvtlb compare " + selection.scenario);
         int hazards = 0;
         for (RunReport[] row : c.reports) {
             for (RunReport r : row) {

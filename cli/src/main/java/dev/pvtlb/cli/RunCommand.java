@@ -8,12 +8,11 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -23,14 +22,8 @@ final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "a built-in scenario name (see 'pvtlb scenarios') or a scenario file (.yaml, see docs/scenarios.md)")
-    String scenario;
-
-    @Option(names = "--backend", paramLabel = "B", description = "pv_ops backend (default: the scenario's, else native)")
-    String backend;
-
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a machine key, workload parameter or knob")
-    List<String> sets = new ArrayList<>();
+    @Mixin
+    ScenarioSelection selection;
 
     @Option(names = "--seed", paramLabel = "N", description = "seed (default: the scenario's, else 1)")
     Long seed;
@@ -52,7 +45,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Scenario s = ScenarioArgs.build(scenario, backend, sets, seed, reps);
+        Scenario s = ScenarioArgs.build(selection.scenario, selection.backend, selection.sets, seed, reps);
         // The header is known before the run: print it at once, so a long run shows what it is.
         PrintWriter out = spec.commandLine().getOut();
         printHeader(s.name(), s.backend(), s.seed(), s.reps(), s.guestConfig(0).profile().name(), out);
@@ -67,7 +60,7 @@ final class RunCommand implements Callable<Integer> {
         }
         if (csv != null || html != null) {
             Comparison c = new Comparison(r.scenario(), null, List.of(""), List.of(r.backend()), new RunReport[][] {{r}});
-            CompareCommand.write(c, null, csv, html, "pvtlb run " + scenario);
+            CompareCommand.write(c, null, csv, html, "pvtlb run " + selection.scenario);
         }
         return r.hazards().isEmpty() ? 0 : 1;
     }

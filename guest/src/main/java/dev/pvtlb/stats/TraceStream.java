@@ -42,10 +42,6 @@ public final class TraceStream {
         active = true;
     }
 
-    public boolean active() {
-        return active || jfrOn;
-    }
-
     /** trace_tlb_flush(reason, pages). */
     public void tlbFlush(long time, int cpu, TlbFlushReason reason, long pages) {
         if (active || jfrOn) {

@@ -41,10 +41,6 @@ public final class FrameTable {
         generation[pfn]++;
     }
 
-    void reset() {
-        reset(0, state.length);
-    }
-
     /** Frames [from, to) back to FREE and generation 0. */
     void reset(int from, int to) {
         java.util.Arrays.fill(state, from, to, (byte) FrameState.FREE.ordinal());

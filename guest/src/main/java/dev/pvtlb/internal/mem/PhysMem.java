@@ -48,11 +48,6 @@ public final class PhysMem implements AutoCloseable {
         return frames;
     }
 
-    /** True when {@code phys} names a byte inside this memory. */
-    public boolean contains(long phys) {
-        return phys >= 0 && phys < bytes;
-    }
-
     /** Reads the 8-byte word at index {@code index} (0..511) of frame {@code pfn}. */
     public long readWord(int pfn, int index) {
         return segment.get(WORD, ((long) pfn << PAGE_SHIFT) + ((long) index << 3));

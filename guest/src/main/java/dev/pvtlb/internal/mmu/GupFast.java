@@ -1,7 +1,6 @@
 package dev.pvtlb.internal.mmu;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mem.FrameTable;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.smp.Cpu;
@@ -68,7 +67,7 @@ public final class GupFast extends KernelPath {
             return g.costs().syscallNs / 2;
         }
         long cost = (g.costs().walkLevelPs + 999) / 1000;
-        if (frames.state(table) != FrameState.PAGE_TABLE || frames.generation(table) != expectedGen) {
+        if (!frames.isPageTable(table) || frames.generation(table) != expectedGen) {
             observer.walkAfterFree(Walker.GUP_FAST, cpu.id, table, level, frames.state(table), expectedGen,
                     frames.generation(table));
             return finish(cpu, 0, cost);
@@ -91,7 +90,7 @@ public final class GupFast extends KernelPath {
             return finish(cpu, 0, cost);
         }
         long next = Pte.pfnOf(e);
-        if (next == 0 || !g.mem().contains(next << 12)) {
+        if (next == 0 || next >= frames.frames()) {
             observer.walkAfterFree(Walker.GUP_FAST, cpu.id, table, level, frames.state(table), expectedGen,
                     frames.generation(table));
             return finish(cpu, 0, cost);

@@ -1,6 +1,5 @@
 package dev.pvtlb.internal.mmu;
 
-import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mem.FrameTable;
 import dev.pvtlb.internal.mem.PhysMem;
 
