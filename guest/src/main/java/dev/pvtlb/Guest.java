@@ -43,6 +43,7 @@ import java.util.List;
  * the engine that runs them, and the pv_ops the kernel was patched with. This is the
  * composition root of the model; everything else hangs off it.
  */
+@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public final class Guest implements AutoCloseable {
     private final GuestConfig config;
     private final Profile profile;

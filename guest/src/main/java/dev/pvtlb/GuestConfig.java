@@ -11,6 +11,7 @@ import java.util.TreeMap;
  * Everything a guest is booted from. Built with {@link #builder()}; scenario files are a thin
  * layer over the builder.
  */
+@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBytes, Profile profile,
                           Map<String, String> knobs, long seed, long quantumNs, long schedSliceNs,
                           PvBackend backend, int pcpus, int vms, boolean tracePvOps, boolean speculativeWalks) {
@@ -50,6 +51,9 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
 
     /** Builder with the defaults of a 4-CPU x86 guest with 256 MiB. */
     public static final class Builder {
+        /** Made by {@link GuestConfig#builder()}. */
+        Builder() {}
+
         private Topology topology = Topology.flat(4);
         private boolean sharedSmtTlb = false;
         private long memoryBytes = DEFAULT_MEMORY;

@@ -6,6 +6,7 @@ import dev.pvtlb.internal.mm.Mm;
  * {@code struct flush_tlb_info} (arch/x86/include/asm/tlbflush.h): what one flush request
  * covers. {@code end == FLUSH_ALL} asks for a full flush of the mm.
  */
+@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public final class FlushTlbInfo {
     /** TLB_FLUSH_ALL. */
     public static final long FLUSH_ALL = -1L;

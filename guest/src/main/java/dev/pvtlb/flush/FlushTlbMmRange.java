@@ -12,6 +12,7 @@ import dev.pvtlb.smp.KernelPath;
  * flush, and if any other CPU is in mm_cpumask hand the request to
  * pv_ops.mmu.flush_tlb_multi; otherwise flush locally if the mm is loaded here.
  */
+@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public final class FlushTlbMmRange extends KernelPath {
     private final Mm mm;
     private final long start;

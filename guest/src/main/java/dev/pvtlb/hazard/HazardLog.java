@@ -26,6 +26,7 @@ import java.util.function.Consumer;
  * </ul>
  * Only the first {@link #LIMIT} hazards are kept; the count goes on.
  */
+@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public final class HazardLog implements WalkObserver {
     public static final int LIMIT = 64;
 

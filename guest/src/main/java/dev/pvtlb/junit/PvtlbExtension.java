@@ -13,7 +13,12 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * the extension store, so a failing test still releases the guest's memory).
  * Use with {@code @ExtendWith(PvtlbExtension.class)}.
  */
+// JUnit's own types: this class is a JUnit extension, and JUnit is a static (optional) dependency.
+@SuppressWarnings("exports")
 public final class PvtlbExtension implements ParameterResolver {
+    /** Made by JUnit from {@code @ExtendWith(PvtlbExtension.class)}. */
+    public PvtlbExtension() {}
+
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(PvtlbExtension.class);
 
     @Override

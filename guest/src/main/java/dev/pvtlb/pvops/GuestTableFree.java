@@ -10,6 +10,7 @@ import dev.pvtlb.smp.Cpu;
  * different free), and how the batch is freed is the guest's {@code tableFree} knob. A backend
  * extends this and adds its flush ops; the patcher finds inherited {@link PvOp} methods.
  */
+@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public abstract class GuestTableFree {
     protected final GuestKnobs knobs;
 

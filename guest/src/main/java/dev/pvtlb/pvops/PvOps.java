@@ -12,7 +12,11 @@ import dev.pvtlb.smp.CpuMask;
  * so every call site sees a single concrete class. Each op that takes several steps pushes
  * its kernel paths on {@code cpu}.
  */
+@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public abstract class PvOps {
+    /** For the classes {@link PvOpsPatcher} generates. */
+    protected PvOps() {}
+
     private String backendName = "";
     private PvOpsTracer tracer;
 

@@ -1,6 +1,7 @@
 package dev.pvtlb.pvops;
 
 import dev.pvtlb.Guest;
+import java.lang.invoke.MethodHandles;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -29,6 +30,7 @@ import net.bytebuddy.matcher.ElementMatchers;
  * see that one class; there is no lookup per call. Generated classes are cached per backend
  * class (a guest is booted per schedule by the explorer, the class is made once).
  */
+@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public final class PvOpsPatcher {
     private static final ClassValue<Class<? extends PvOps>> PLAIN = new ClassValue<>() {
         @Override
@@ -164,10 +166,37 @@ public final class PvOpsPatcher {
                                 .and(ElementMatchers.takesArguments(sig.parameters.toArray(Class<?>[]::new))))
                         .intercept(call);
             }
-            // WRAPPER: a child loader of the backend's, which sees both the backend and PvOps.
-            return b.make().load(type.getClassLoader(), ClassLoadingStrategy.Default.WRAPPER).getLoaded();
+            return b.make().load(type.getClassLoader(), loadingStrategy(type)).getLoaded();
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException("PvOps has no no-argument constructor", e);
+        }
+    }
+
+    /**
+     * Where the generated class lives. On the class path, and for a module that exports the
+     * backend's package: a child loader of the backend's (WRAPPER), which sees both the backend
+     * and PvOps. A backend in a named module whose package is not exported (the shipped ones
+     * in {@code dev.pvtlb.hypervisors}) cannot be called from there, so the class is defined
+     * in the backend's own package through a lookup, which the module grants by opening that
+     * package to {@code dev.pvtlb.guest}.
+     */
+    private static ClassLoadingStrategy<ClassLoader> loadingStrategy(Class<?> type) {
+        Module backend = type.getModule();
+        String pkg = type.getPackageName();
+        if (!backend.isNamed() || backend.isExported(pkg)) {
+            return ClassLoadingStrategy.Default.WRAPPER;
+        }
+        Module self = PvOpsPatcher.class.getModule();
+        if (!backend.isOpen(pkg, self)) {
+            throw new PvOpsBootException("backend " + type.getName() + ": module " + backend.getName()
+                    + " neither exports package " + pkg + " nor opens it to " + self.getName()
+                    + ", so the patched pv_ops cannot call it (add 'opens " + pkg + " to " + self.getName() + ";')");
+        }
+        self.addReads(backend);
+        try {
+            return ClassLoadingStrategy.UsingLookup.of(MethodHandles.privateLookupIn(type, MethodHandles.lookup()));
+        } catch (IllegalAccessException e) {
+            throw new PvOpsBootException("backend " + type.getName() + ": no access to define its pv_ops class: " + e.getMessage());
         }
     }
 }

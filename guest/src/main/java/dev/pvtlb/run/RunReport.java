@@ -9,6 +9,7 @@ import java.util.Map;
  * The result of a run: everything but {@code hostTiming} is a pure function of the scenario
  * and seed. {@link #toJson()} is the documented, stable JSON report.
  */
+@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public record RunReport(String scenario, String backend, Map<String, String> knobs, Map<String, String> params,
                         String profile, long seed, int reps, Map<String, Summary> metrics,
                         Map<String, Long> counters, Map<String, Long> cpuTimeNs, List<Map<String, Object>> hazards,

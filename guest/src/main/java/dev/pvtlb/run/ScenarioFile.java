@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.composer.Composer;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
@@ -19,6 +19,8 @@ import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
 
 /**
  * A scenario file (YAML, documented in docs/scenarios.md): a thin layer over {@link Scenario}.
@@ -87,7 +89,8 @@ public final class ScenarioFile {
                 .setAllowNonScalarKeys(false).build();
         Optional<Node> root;
         try {
-            root = new Compose(settings).composeString(text);
+            // The composer itself, not api.lowlevel.Compose: that package is not exported by the module.
+            root = new Composer(settings, new ParserImpl(settings, new StreamReader(settings, text))).getSingleNode();
         } catch (MarkedYamlEngineException e) {
             int line = e.getProblemMark().or(e::getContextMark).map(m -> m.getLine() + 1).orElse(0);
             throw new ModelException(file + (line > 0 ? ":" + line : "") + ": not valid YAML: " + oneLine(e.getProblem()));

@@ -10,6 +10,9 @@ import dev.pvtlb.stats.Counter;
  * Each arrival latency is a choice point within the profile's range.
  */
 public final class BareMetalIpi implements IpiDelivery {
+    /** The APIC's delivery; the guest's default. */
+    public BareMetalIpi() {}
+
     @Override
     public long send(Cpu from, Cpu[] targets, int count) {
         Engine e = from.guest().engine();

@@ -21,6 +21,7 @@ import java.util.ArrayDeque;
  * interrupt state, call-function queue and the stack of kernel paths it is running. As an
  * {@link Event} it runs one step of its top path each time the engine fires it.
  */
+@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public final class Cpu implements Event {
     public final int id;
     public final int socket;

@@ -11,6 +11,9 @@ import dev.pvtlb.stats.TimeCategory;
  * step is then run again, so a blocking step re-checks its condition.
  */
 public abstract class KernelPath {
+    /** For subclasses: each kernel path is a class of its own. */
+    protected KernelPath() {}
+
     public static final long BLOCK = -1;
 
     /** Where the path is: each subclass numbers its own steps. */

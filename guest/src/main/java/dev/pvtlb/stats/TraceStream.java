@@ -11,6 +11,9 @@ import java.util.function.Consumer;
  * JFR event (the check is made when the stream is created and on each new recording state).
  */
 public final class TraceStream {
+    /** A stream with no subscribers; the guest makes its own at boot. */
+    public TraceStream() {}
+
     /** Whether some recording enables the tracepoint event; updated by a JFR listener. */
     private static volatile boolean jfrOn;
 

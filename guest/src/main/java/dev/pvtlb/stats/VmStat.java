@@ -5,6 +5,9 @@ import java.util.Map;
 
 /** The run's counters, summed over CPUs as /proc/vmstat shows them. */
 public final class VmStat {
+    /** A guest's counters, all zero; the guest makes its own at boot. */
+    public VmStat() {}
+
     private final long[] counts = new long[Counter.values().length];
 
     public void inc(Counter c) {

@@ -31,6 +31,7 @@ public final class CountingBackend {
     }
 
     @PvOp("tlb_remove_table")
+    @SuppressWarnings("exports") // LEAK: the pv op still takes the internal MmuGather
     public void removeTable(Cpu cpu, MmuGather tlb, int table) {
         tables++;
         tlb.addTable(table);
@@ -45,6 +46,9 @@ public final class CountingBackend {
     public static final class Provider implements PvBackend {
         /** The last instance attached, for the test to read its counts. */
         static CountingBackend last;
+
+        /** Made by ServiceLoader. */
+        public Provider() {}
 
         @Override
         public String name() {

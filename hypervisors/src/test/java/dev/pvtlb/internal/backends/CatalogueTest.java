@@ -1,9 +1,15 @@
-package dev.pvtlb.explore;
+package dev.pvtlb.internal.backends;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pvtlb.explore.ExhaustiveStrategy;
+import dev.pvtlb.explore.ExploreResult;
+import dev.pvtlb.explore.Explorer;
+import dev.pvtlb.explore.RandomStrategy;
+import dev.pvtlb.explore.ScheduleRun;
+import dev.pvtlb.explore.TraceFile;
 import dev.pvtlb.hazard.HazardKind;
 import dev.pvtlb.run.Scenario;
 import java.util.ArrayList;
