@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.module.ModuleDescriptor;
 import java.lang.reflect.Modifier;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -32,7 +33,8 @@ class PublicApiTest {
         try (Stream<Path> files = Files.walk(classes)) {
             for (Path f : (Iterable<Path>) files::iterator) {
                 String rel = classes.relativize(f).toString().replace('/', '.');
-                if (!rel.endsWith(".class") || rel.contains("$") || rel.endsWith("package-info.class")) {
+                if (!rel.endsWith(".class") || rel.contains("$") || rel.endsWith("package-info.class")
+                        || rel.equals("module-info.class")) {
                     continue;
                 }
                 String name = rel.substring(0, rel.length() - ".class".length());
@@ -59,6 +61,39 @@ class PublicApiTest {
         gone.removeAll(actual);
         assertEquals(List.of(), undocumented, "public outside dev.pvtlb.internal but not in docs/api.md");
         assertEquals(List.of(), gone, "in docs/api.md but not public in the guest jar");
+    }
+
+    /**
+     * The module descriptor exports (to everyone) exactly the packages of the documented API,
+     * and the internal packages only to the shipped backends' module.
+     */
+    @Test
+    void moduleExportsTheDocumentedPackagesAndInternalsOnlyToTheBackends() throws IOException, URISyntaxException {
+        Path classes = Path.of(Guest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        ModuleDescriptor d;
+        try (var in = Files.newInputStream(classes.resolve("module-info.class"))) {
+            d = ModuleDescriptor.read(in);
+        }
+        assertEquals("dev.pvtlb.guest", d.name());
+        Set<String> open = new TreeSet<>();
+        for (ModuleDescriptor.Exports e : d.exports()) {
+            if (e.isQualified()) {
+                assertTrue(e.source().startsWith("dev.pvtlb.internal."), e.source() + " exported to " + e.targets());
+                assertEquals(Set.of("dev.pvtlb.hypervisors"), e.targets(), e.source());
+            } else {
+                open.add(e.source());
+            }
+        }
+        Set<String> documented = new TreeSet<>();
+        for (String line : Files.readAllLines(Path.of("..", "docs", "api.md"))) {
+            Matcher m = LISTED.matcher(line);
+            if (m.find()) {
+                String type = m.group(1);
+                documented.add(type.substring(0, type.lastIndexOf('.')));
+            }
+        }
+        assertEquals(documented, open);
+        assertTrue(d.opens().isEmpty(), "the guest opens nothing to reflection");
     }
 
     private static Class<?> loadQuietly(String name) {

@@ -1,7 +1,7 @@
 package dev.pvtlb.explore;
 
 import dev.pvtlb.ModelException;
-import dev.pvtlb.internal.sim.ChoicePoint;
+import dev.pvtlb.explore.ChoicePoint;
 import java.util.List;
 
 /**

@@ -2,7 +2,7 @@ package dev.pvtlb.explore;
 
 import dev.pvtlb.ModelException;
 import dev.pvtlb.hazard.HazardKind;
-import dev.pvtlb.internal.sim.ChoicePoint;
+import dev.pvtlb.explore.ChoicePoint;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

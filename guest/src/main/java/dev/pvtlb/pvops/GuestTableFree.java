@@ -1,7 +1,6 @@
 package dev.pvtlb.pvops;
 
 import dev.pvtlb.GuestKnobs;
-import dev.pvtlb.internal.mm.MmuGather;
 import dev.pvtlb.smp.Cpu;
 
 /**
@@ -10,7 +9,6 @@ import dev.pvtlb.smp.Cpu;
  * different free), and how the batch is freed is the guest's {@code tableFree} knob. A backend
  * extends this and adds its flush ops; the patcher finds inherited {@link PvOp} methods.
  */
-@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public abstract class GuestTableFree {
     protected final GuestKnobs knobs;
 
@@ -19,7 +17,7 @@ public abstract class GuestTableFree {
     }
 
     @PvOp("tlb_remove_table")
-    public void tlbRemoveTable(Cpu cpu, MmuGather tlb, int table) {
+    public void tlbRemoveTable(Cpu cpu, TlbGather tlb, int table) {
         tlb.addTable(table);
     }
 

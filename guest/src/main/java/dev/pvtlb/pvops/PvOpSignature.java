@@ -1,7 +1,6 @@
 package dev.pvtlb.pvops;
 
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.internal.mm.MmuGather;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import java.lang.reflect.Method;
@@ -18,7 +17,7 @@ enum PvOpSignature {
     /** pv_ops.mmu.flush_tlb_multi(cpumask, info). */
     FLUSH_TLB_MULTI("flush_tlb_multi", "flushTlbMulti", true, void.class, Cpu.class, CpuMask.class, FlushTlbInfo.class),
     /** pv_ops.mmu.tlb_remove_table(tlb, table). */
-    TLB_REMOVE_TABLE("tlb_remove_table", "tlbRemoveTable", true, void.class, Cpu.class, MmuGather.class, int.class),
+    TLB_REMOVE_TABLE("tlb_remove_table", "tlbRemoveTable", true, void.class, Cpu.class, TlbGather.class, int.class),
     /** How gathered tables are freed after the flush (the kernel's choice of tlb_remove_table_* path). */
     TABLE_FREE_POLICY("table_free_policy", "tableFreePolicy", true, TableFreePolicy.class),
     /**

@@ -1,7 +1,6 @@
 package dev.pvtlb.pvops;
 
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.internal.mm.MmuGather;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 
@@ -12,7 +11,6 @@ import dev.pvtlb.smp.CpuMask;
  * so every call site sees a single concrete class. Each op that takes several steps pushes
  * its kernel paths on {@code cpu}.
  */
-@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public abstract class PvOps {
     /** For the classes {@link PvOpsPatcher} generates. */
     protected PvOps() {}
@@ -28,7 +26,7 @@ public abstract class PvOps {
     public abstract void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info);
 
     /** tlb_remove_table(tlb, table): hand a page-table page to the gather for freeing after the flush. */
-    public abstract void tlbRemoveTable(Cpu cpu, MmuGather tlb, int table);
+    public abstract void tlbRemoveTable(Cpu cpu, TlbGather tlb, int table);
 
     /** How gathered page tables are freed once the flush has returned. */
     public abstract TableFreePolicy tableFreePolicy();

@@ -30,7 +30,6 @@ import net.bytebuddy.matcher.ElementMatchers;
  * see that one class; there is no lookup per call. Generated classes are cached per backend
  * class (a guest is booted per schedule by the explorer, the class is made once).
  */
-@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public final class PvOpsPatcher {
     private static final ClassValue<Class<? extends PvOps>> PLAIN = new ClassValue<>() {
         @Override
@@ -85,7 +84,7 @@ public final class PvOpsPatcher {
      * The backend's ops by signature, checked: every {@link PvOp} method public and named after
      * a known op with its exact signature, no op twice, every required op present.
      */
-    public static Map<PvOpSignature, Method> implementations(String name, Class<?> type) {
+    static Map<PvOpSignature, Method> implementations(String name, Class<?> type) {
         String who = "backend '" + name + "' (" + type.getName() + ")";
         if (!Modifier.isPublic(type.getModifiers())) {
             throw new PvOpsBootException(who + ": the class must be public so the patched pv_ops can call it");

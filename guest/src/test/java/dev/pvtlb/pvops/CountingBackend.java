@@ -4,7 +4,6 @@ import dev.pvtlb.Guest;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.internal.mm.MmuGather;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import java.util.List;
@@ -31,8 +30,7 @@ public final class CountingBackend {
     }
 
     @PvOp("tlb_remove_table")
-    @SuppressWarnings("exports") // LEAK: the pv op still takes the internal MmuGather
-    public void removeTable(Cpu cpu, MmuGather tlb, int table) {
+    public void removeTable(Cpu cpu, TlbGather tlb, int table) {
         tables++;
         tlb.addTable(table);
     }

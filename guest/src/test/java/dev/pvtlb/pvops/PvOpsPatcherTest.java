@@ -12,7 +12,6 @@ import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.internal.mm.Mm;
-import dev.pvtlb.internal.mm.MmuGather;
 import dev.pvtlb.internal.mm.ZapRange;
 import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.smp.Cpu;
@@ -65,7 +64,7 @@ class PvOpsPatcherTest {
             assertTrue(Modifier.isFinal(f.getModifiers()));
             // Every op is declared on the generated class itself: no inherited dispatch, no lookup.
             assertEquals(c, c.getMethod("flushTlbMulti", Cpu.class, CpuMask.class, FlushTlbInfo.class).getDeclaringClass());
-            assertEquals(c, c.getMethod("tlbRemoveTable", Cpu.class, MmuGather.class, int.class).getDeclaringClass());
+            assertEquals(c, c.getMethod("tlbRemoveTable", Cpu.class, TlbGather.class, int.class).getDeclaringClass());
             assertEquals(c, c.getMethod("tableFreePolicy").getDeclaringClass());
             assertEquals(PvOps.class, c.getMethod("flushTlbBroadcast", Cpu.class, FlushTlbInfo.class).getDeclaringClass(),
                     "native does not broadcast: the default stays");
@@ -180,7 +179,7 @@ class PvOpsPatcherTest {
         public void flush(Cpu cpu, CpuMask mask) {}
 
         @PvOp("tlb_remove_table")
-        public void removeTable(Cpu cpu, MmuGather tlb, int table) {}
+        public void removeTable(Cpu cpu, TlbGather tlb, int table) {}
 
         @PvOp("table_free_policy")
         public TableFreePolicy policy() {
@@ -196,7 +195,7 @@ class PvOpsPatcherTest {
         public void flushB(Cpu cpu, CpuMask mask, FlushTlbInfo info) {}
 
         @PvOp("tlb_remove_table")
-        public void removeTable(Cpu cpu, MmuGather tlb, int table) {}
+        public void removeTable(Cpu cpu, TlbGather tlb, int table) {}
 
         @PvOp("table_free_policy")
         public TableFreePolicy policy() {
@@ -217,7 +216,7 @@ class PvOpsPatcherTest {
     @Test
     void aMissingOpIsABootError() {
         assertEquals("backend 'broken' (" + MissingOp.class.getName() + "): missing op tlb_remove_table "
-                + "(a public method annotated @PvOp(\"tlb_remove_table\") with signature void (Cpu, MmuGather, int))",
+                + "(a public method annotated @PvOp(\"tlb_remove_table\") with signature void (Cpu, TlbGather, int))",
                 bootError(new MissingOp()).getMessage());
     }
 

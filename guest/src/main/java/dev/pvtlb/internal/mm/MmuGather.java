@@ -4,6 +4,7 @@ import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mmu.Level;
 import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.internal.mmu.UnmapSink;
+import dev.pvtlb.pvops.TlbGather;
 import dev.pvtlb.smp.Cpu;
 import java.util.Arrays;
 
@@ -12,7 +13,7 @@ import java.util.Arrays;
  * whose TLB entries must be flushed, the data pages and the page-table pages taken out by an
  * unmap, so that nothing is freed before the flush: unhook, invalidate, free.
  */
-public final class MmuGather implements UnmapSink {
+public final class MmuGather implements UnmapSink, TlbGather {
     private final Cpu cpu;
     private final Mm mm;
     private long start = Long.MAX_VALUE;

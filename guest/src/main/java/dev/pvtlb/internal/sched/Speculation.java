@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.sched;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.internal.sim.ChoicePoint;
+import dev.pvtlb.explore.ChoicePoint;
 import dev.pvtlb.smp.Cpu;
 
 /**

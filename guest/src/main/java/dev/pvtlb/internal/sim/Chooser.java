@@ -1,5 +1,7 @@
 package dev.pvtlb.internal.sim;
 
+import dev.pvtlb.explore.ChoicePoint;
+
 /** Answers the engine's choice points. The default answers from a seeded generator. */
 public interface Chooser {
     /**

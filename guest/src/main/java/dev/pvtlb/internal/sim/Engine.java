@@ -1,5 +1,7 @@
 package dev.pvtlb.internal.sim;
 
+import dev.pvtlb.explore.ChoicePoint;
+
 /**
  * Single-threaded discrete-event engine in virtual nanoseconds (DESIGN.md rules 1 and 2).
  *

@@ -1,5 +1,7 @@
 package dev.pvtlb.internal.sim;
 
+import dev.pvtlb.explore.ChoicePoint;
+
 import java.util.SplittableRandom;
 
 /** The default chooser: uniform answers from a generator seeded by the scenario's seed. */

@@ -1,5 +1,7 @@
 package dev.pvtlb.internal.sim;
 
+import dev.pvtlb.explore.ChoicePoint;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 

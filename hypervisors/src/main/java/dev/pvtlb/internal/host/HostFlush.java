@@ -3,7 +3,7 @@ package dev.pvtlb.internal.host;
 import dev.pvtlb.Guest;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.internal.sim.ChoicePoint;
+import dev.pvtlb.explore.ChoicePoint;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;

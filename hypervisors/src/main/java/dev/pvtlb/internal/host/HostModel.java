@@ -2,7 +2,7 @@ package dev.pvtlb.internal.host;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.ModelException;
-import dev.pvtlb.internal.sim.ChoicePoint;
+import dev.pvtlb.explore.ChoicePoint;
 import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.VcpuHost;

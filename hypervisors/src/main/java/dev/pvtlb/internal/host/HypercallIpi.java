@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.host;
 
 import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.internal.sim.ChoicePoint;
+import dev.pvtlb.explore.ChoicePoint;
 import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.IpiDelivery;

@@ -1,7 +1,7 @@
-package dev.pvtlb.internal.sim;
+package dev.pvtlb.explore;
 
 /**
- * The kinds of decision the engine leaves open (DESIGN.md rule 2). A schedule is the list of
+ * The kinds of decision the engine leaves open (docs/ARCHITECTURE.md, rule 2). A schedule is the list of
  * answers given at these points, so the explorer can drive, record, replay and shrink it.
  */
 public enum ChoicePoint {

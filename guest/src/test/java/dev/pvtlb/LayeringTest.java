@@ -1,0 +1,170 @@
+package dev.pvtlb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The guest's layering, as a ratchet: the package cycles and the API classes whose signatures
+ * name internal or third-party types are listed here exactly. Removing one makes this test
+ * fail until the list shrinks with it; adding one fails it. The goal is two empty lists
+ * (docs/ARCHITECTURE.md, "Layers"). javac's {@code exports} lint holds the second list at
+ * compile time too: each class below carries {@code @SuppressWarnings("exports")} marked LEAK.
+ */
+class LayeringTest {
+    private static final JavaClasses GUEST = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+            .importPackages("dev.pvtlb");
+
+    /** Packages that depend on each other in a cycle, each cycle as its sorted packages. */
+    @Test
+    void packageCyclesAreTheKnownOnes() {
+        Map<String, SortedSet<String>> edges = new TreeMap<>();
+        for (JavaClass c : GUEST) {
+            String from = c.getPackageName();
+            edges.computeIfAbsent(from, k -> new TreeSet<>());
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                String to = d.getTargetClass().getPackageName();
+                if (to.startsWith("dev.pvtlb") && !to.equals(from)) {
+                    edges.get(from).add(to);
+                }
+            }
+        }
+        List<SortedSet<String>> cycles = new ArrayList<>();
+        for (SortedSet<String> scc : stronglyConnected(edges)) {
+            if (scc.size() > 1) {
+                cycles.add(scc);
+            }
+        }
+        assertEquals(List.of(new TreeSet<>(List.of(
+                "dev.pvtlb", "dev.pvtlb.explore", "dev.pvtlb.flush", "dev.pvtlb.hazard",
+                "dev.pvtlb.internal.mem", "dev.pvtlb.internal.mm", "dev.pvtlb.internal.mmu",
+                "dev.pvtlb.internal.profile", "dev.pvtlb.internal.sched", "dev.pvtlb.internal.sim",
+                "dev.pvtlb.internal.tlb", "dev.pvtlb.internal.workload", "dev.pvtlb.internal.workload.catalogue",
+                "dev.pvtlb.knob", "dev.pvtlb.pvops", "dev.pvtlb.run", "dev.pvtlb.smp"))).toString(),
+                cycles.toString());
+    }
+
+    /**
+     * Public classes outside {@code internal} whose public or protected members (or supertypes)
+     * name a type of {@code dev.pvtlb.internal} or of a third-party library. JUnit's types in
+     * {@code dev.pvtlb.junit} are the point of that package and do not count.
+     */
+    @Test
+    void apiSignaturesNameOnlyApiTypesExceptTheKnownLeaks() {
+        SortedMap<String, SortedSet<String>> leaks = new TreeMap<>();
+        for (JavaClass c : GUEST) {
+            if (c.getPackageName().startsWith("dev.pvtlb.internal") || !c.getModifiers().contains(JavaModifier.PUBLIC)
+                    || c.getSimpleName().equals("module-info")) {
+                continue;
+            }
+            List<JavaClass> named = new ArrayList<>();
+            c.getRawSuperclass().ifPresent(named::add);
+            named.addAll(c.getRawInterfaces());
+            for (JavaField f : c.getFields()) {
+                if (visible(f.getModifiers())) {
+                    named.add(f.getRawType());
+                }
+            }
+            for (JavaCodeUnit u : c.getCodeUnits()) {
+                if (visible(u.getModifiers()) && !u.getName().equals("<clinit>")) {
+                    named.add(u.getRawReturnType());
+                    named.addAll(u.getRawParameterTypes());
+                }
+            }
+            for (JavaClass t : named) {
+                JavaClass base = t.isArray() ? t.getBaseComponentType() : t;
+                String n = base.getName();
+                boolean internal = n.startsWith("dev.pvtlb.internal.");
+                boolean thirdParty = !base.isPrimitive() && !n.startsWith("java.") && !n.startsWith("dev.pvtlb.")
+                        && !(n.startsWith("org.junit.") && c.getPackageName().equals("dev.pvtlb.junit"));
+                if (internal || thirdParty) {
+                    String owner = c.getName().contains("$") ? c.getName().substring(0, c.getName().indexOf('$')) : c.getName();
+                    leaks.computeIfAbsent(owner, k -> new TreeSet<>()).add(base.getSimpleName());
+                }
+            }
+        }
+        assertEquals("""
+                dev.pvtlb.Guest=[Chooser, Costs, Engine, FrameAllocator, Mm, PageTables, PhysMem, Profile, Program, Rcu, Rng, Speculation, Task]
+                dev.pvtlb.GuestConfig=[Profile]
+                dev.pvtlb.flush.FlushTlbInfo=[Mm]
+                dev.pvtlb.flush.FlushTlbMmRange=[Mm]
+                dev.pvtlb.hazard.HazardLog=[FrameState, Level, Mm, Tlb, WalkObserver, Walker]
+                dev.pvtlb.run.RunReport=[Histogram]
+                dev.pvtlb.smp.Cpu=[Engine, Event, HardwareWalker, Mm, PagingStructureCache, Task, Tlb, TlbState]
+                """, render(leaks));
+    }
+
+    private static boolean visible(Set<JavaModifier> m) {
+        return m.contains(JavaModifier.PUBLIC) || m.contains(JavaModifier.PROTECTED);
+    }
+
+    private static String render(SortedMap<String, SortedSet<String>> leaks) {
+        StringBuilder b = new StringBuilder();
+        leaks.forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
+        return b.toString();
+    }
+
+    /** Tarjan's strongly connected components, iteration in name order (deterministic). */
+    private static List<SortedSet<String>> stronglyConnected(Map<String, SortedSet<String>> edges) {
+        Map<String, Integer> index = new HashMap<>();
+        Map<String, Integer> low = new HashMap<>();
+        Deque<String> stack = new ArrayDeque<>();
+        Set<String> onStack = new TreeSet<>();
+        List<SortedSet<String>> out = new ArrayList<>();
+        int[] next = {0};
+        for (String v : edges.keySet()) {
+            if (!index.containsKey(v)) {
+                connect(v, edges, index, low, stack, onStack, out, next);
+            }
+        }
+        return out;
+    }
+
+    private static void connect(String v, Map<String, SortedSet<String>> edges, Map<String, Integer> index,
+                                Map<String, Integer> low, Deque<String> stack, Set<String> onStack,
+                                List<SortedSet<String>> out, int[] next) {
+        index.put(v, next[0]);
+        low.put(v, next[0]++);
+        stack.push(v);
+        onStack.add(v);
+        for (String w : edges.getOrDefault(v, new TreeSet<>())) {
+            if (!index.containsKey(w)) {
+                connect(w, edges, index, low, stack, onStack, out, next);
+                low.put(v, Math.min(low.get(v), low.get(w)));
+            } else if (onStack.contains(w)) {
+                low.put(v, Math.min(low.get(v), index.get(w)));
+            }
+        }
+        if (low.get(v).equals(index.get(v))) {
+            SortedSet<String> scc = new TreeSet<>();
+            String w;
+            do {
+                w = stack.pop();
+                onStack.remove(w);
+                scc.add(w);
+            } while (!w.equals(v));
+            out.add(scc);
+        }
+    }
+}
