@@ -25,6 +25,7 @@ module dev.pvtlb.guest {
     exports dev.pvtlb.smp;
     exports dev.pvtlb.knob;
 
+    exports dev.pvtlb.internal.kernel to dev.pvtlb.hypervisors;
     exports dev.pvtlb.internal.mm to dev.pvtlb.hypervisors;
     exports dev.pvtlb.internal.profile to dev.pvtlb.hypervisors;
     exports dev.pvtlb.internal.sched to dev.pvtlb.hypervisors;

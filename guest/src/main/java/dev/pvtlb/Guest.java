@@ -1,395 +1,132 @@
 package dev.pvtlb;
 
-import dev.pvtlb.flush.FlushChecker;
 import dev.pvtlb.hazard.HazardLog;
 import dev.pvtlb.hazard.StepLog;
-import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.internal.mem.FrameAllocator;
-import dev.pvtlb.internal.mem.PhysMem;
-import dev.pvtlb.internal.mm.Mm;
-import dev.pvtlb.internal.mmu.PageTables;
-import dev.pvtlb.internal.mmu.PagingStructureCache;
-import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.internal.profile.Profile;
-import dev.pvtlb.knob.KnobSpec;
-import dev.pvtlb.pvops.PvBackend;
-import dev.pvtlb.pvops.PvBackends;
-import dev.pvtlb.pvops.PvOps;
-import dev.pvtlb.pvops.PvOpsPatcher;
-import dev.pvtlb.internal.sched.IdleLoop;
-import dev.pvtlb.internal.sched.Program;
-import dev.pvtlb.internal.sched.Rcu;
-import dev.pvtlb.internal.sched.Speculation;
-import dev.pvtlb.internal.sched.Task;
+import dev.pvtlb.internal.kernel.FacadeAccess;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.sim.Chooser;
-import dev.pvtlb.internal.sim.Engine;
-import dev.pvtlb.internal.sim.Rng;
-import dev.pvtlb.internal.sim.SeededChooser;
-import dev.pvtlb.smp.BareMetalIpi;
+import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.pvops.PvOps;
 import dev.pvtlb.smp.Cpu;
-import dev.pvtlb.smp.IpiDelivery;
 import dev.pvtlb.smp.Topology;
-import dev.pvtlb.smp.VcpuHost;
 import dev.pvtlb.stats.CpuTime;
 import dev.pvtlb.stats.TraceStream;
 import dev.pvtlb.stats.VmStat;
-import dev.pvtlb.internal.tlb.Tlb;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
- * A booted guest: physical memory with its page tables, the CPUs with their TLBs, init_mm,
- * the engine that runs them, and the pv_ops the kernel was patched with. This is the
- * composition root of the model; everything else hangs off it.
+ * A booted guest, as a program embedding pvtlb sees it: boot it, run it, observe it, close it.
+ * The kernel model behind it (memory, page tables, tasks, the engine) is internal; a pv_ops
+ * backend receives this facade at {@link dev.pvtlb.pvops.PvBackend#attach}.
  */
-@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public final class Guest implements AutoCloseable {
-    private final GuestConfig config;
-    private final Profile profile;
-    private final Costs costs;
-    private final Knobs knobs;
-    private final GuestKnobs guestKnobs;
-    private Rng rng;
-    private final Engine engine;
-    private final PhysMem mem;
-    private final FrameAllocator allocator;
-    private final PageTables pageTables;
-    private final VmStat vmstat = new VmStat();
-    private final CpuTime cpuTime;
-    private final TraceStream trace = new TraceStream();
-    private final HazardLog hazards;
-    private final Speculation speculation;
-    private StepLog stepLog;
-    private final Topology topology;
-    private final Cpu[] cpus;
-    private final Rcu rcu;
-    private Mm initMm;
-    private final List<Mm> mms = new ArrayList<>();
-    private final List<Task> tasks = new ArrayList<>();
-    private PvOps pvOps;
-    private IpiDelivery ipiDelivery = new BareMetalIpi();
-    private VcpuHost vcpuHost;
-    private boolean mmCpumaskTracked = true;
-    private FlushChecker checker;
-    private long nextCtxId = 1;
-    private int liveTasks;
+    static {
+        Kernel.facadeAccess(new FacadeAccess() {
+            @Override
+            public void bind(Guest guest, Kernel kernel) {
+                guest.kernel = kernel;
+            }
+
+            @Override
+            public Kernel kernel(Guest guest) {
+                return guest.kernel;
+            }
+
+            @Override
+            public Guest boot(GuestConfig config, Chooser chooser) {
+                return new Guest(config, chooser);
+            }
+        });
+    }
+
+    /** Set while booting, before the backend is attached (it may read the facade). */
+    private Kernel kernel;
 
     private Guest(GuestConfig config, Chooser chooser) {
-        this.config = config;
-        this.profile = config.profile();
-        this.costs = new Costs(profile);
-        this.knobs = knobsFor(config);
-        this.guestKnobs = new GuestKnobs(knobs);
-        this.rng = new Rng(config.seed());
-        this.engine = new Engine(chooser != null ? chooser : new SeededChooser(rng.forPurpose("chooser").nextLong()),
-                config.quantumNs());
-        this.topology = config.topology();
-        int n = topology.cpus();
-        this.mem = new PhysMem(config.memoryBytes());
-        this.allocator = new FrameAllocator(mem);
-        this.pageTables = new PageTables(allocator);
-        this.cpuTime = new CpuTime(n);
-        this.cpus = new Cpu[n];
-        int entries = profile.integer("tlb.entries");
-        int ways = profile.integer("tlb.ways");
-        for (int i = 0; i < n; i++) {
-            PagingStructureCache psc = new PagingStructureCache(profile.integer("psc.pml4e"),
-                    profile.integer("psc.pdpte"), profile.integer("psc.pde"));
-            cpus[i] = new Cpu(this, i, topology.socketOf(i), topology.coreOf(i), topology.threadOf(i),
-                    new Tlb(entries, ways), psc);
-        }
-        if (config.sharedSmtTlb() && topology.threadsPerCore() > 1) {
-            for (int i = 0; i < n; i++) {
-                if (topology.threadOf(i) != 0) {
-                    continue;
-                }
-                int[] sib = topology.siblingsOf(i);
-                Tlb shared = new Tlb(entries, ways);
-                for (int t = 0; t < sib.length; t++) {
-                    Cpu[] others = new Cpu[sib.length - 1];
-                    int k = 0;
-                    for (int s : sib) {
-                        if (s != sib[t]) {
-                            others[k++] = cpus[s];
-                        }
-                    }
-                    // Thread t uses hardware PCIDs t*8+1 .. t*8+6 so the threads' tags never collide.
-                    cpus[sib[t]].shareTlb(shared, others, t * 8);
-                }
-            }
-        }
-        this.hazards = new HazardLog(this);
-        for (Cpu c : cpus) {
-            c.walker().observer(hazards);
-        }
-        this.speculation = config.speculativeWalks() ? new Speculation(this) : null;
-        this.rcu = new Rcu(this, n);
-        start();
+        Kernel.boot(config, chooser, this);
     }
 
-    /** What boot does after building the machine: init_mm, idle loops, pv_ops patching. */
-    private void start() {
-        this.initMm = new Mm(0, nextCtxId++, pageTables.allocPgd(), cpus.length, true);
-        for (Cpu c : cpus) {
-            c.reset(initMm);
-            c.call(new IdleLoop(c));
-            c.enqueue(0);
-        }
-        // Boot-time patching: the backend installs its host model, then pv_ops is generated.
-        PvBackend backend = config.backend();
-        this.pvOps = PvOpsPatcher.patch(backend.name(), backend.attach(this, knobs), this, config.tracePvOps());
-    }
-
-    /**
-     * Puts this guest back in the state {@link #boot} leaves it in, with {@code chooser}
-     * answering its choice points: memory, TLBs and caches emptied, counters and hazards
-     * cleared, no process or task, the backend attached again. The explorer runs schedule after
-     * schedule on one guest this way instead of allocating a new machine each time; a reset
-     * guest behaves exactly as a freshly booted one with the same configuration.
-     */
-    public void reset(Chooser chooser) {
-        rng = new Rng(config.seed());
-        engine.reset();
-        engine.chooser(chooser != null ? chooser : new SeededChooser(rng.forPurpose("chooser").nextLong()));
-        allocator.reset();
-        vmstat.reset();
-        cpuTime.reset();
-        trace.clear();
-        hazards.clear();
-        hazards.listener(null);
-        stepLog = null;
-        rcu.reset();
-        mms.clear();
-        tasks.clear();
-        liveTasks = 0;
-        nextCtxId = 1;
-        ipiDelivery = new BareMetalIpi();
-        vcpuHost = null;
-        mmCpumaskTracked = true;
-        checker = null;
-        for (Cpu c : cpus) {
-            c.resetHard();
-        }
-        start();
-    }
-
-    /** The guest's knobs plus the chosen backend's; a knob of another backend is refused by name. */
-    private static Knobs knobsFor(GuestConfig config) {
-        List<KnobSpec> specs = new ArrayList<>(GuestKnobs.SPECS);
-        specs.addAll(config.backend().knobs());
-        for (String k : config.knobs().keySet()) {
-            if (specs.stream().noneMatch(s -> s.name().equals(k))) {
-                PvBackend owner = PvBackends.ownerOf(k);
-                if (owner != null) {
-                    throw new ModelException("knob " + k + " belongs to backend " + owner.name() + ", not "
-                            + config.backend().name() + " (use --backend " + owner.name() + ")");
-                }
-            }
-        }
-        return Knobs.of(specs, config.knobs());
-    }
-
-    /** Boots a guest: memory, CPUs, init_mm, native pv_ops; every CPU starts in its idle loop. */
+    /** Boots a guest: memory, CPUs, init_mm, pv_ops patched to the configured backend; every CPU idle. */
     public static Guest boot(GuestConfig config) {
         return new Guest(config, null);
     }
 
-    /** Boots a guest whose choice points are answered by {@code chooser} from the first one on (the explorer). */
-    public static Guest boot(GuestConfig config, Chooser chooser) {
-        return new Guest(config, chooser);
-    }
-
-    // ------------------------------------------------------------------ building a workload
-
-    /** mm_alloc() for a new process. */
-    public Mm newMm() {
-        Mm mm = new Mm(mms.size() + 1, nextCtxId++, pageTables.allocPgd(), cpus.length, false);
-        mms.add(mm);
-        return mm;
-    }
-
-    /** Creates a runnable task of {@code mm} pinned to {@code cpu}. */
-    public Task spawn(String name, Mm mm, int cpu, Program program) {
-        if (cpu < 0 || cpu >= cpus.length) {
-            throw new ModelException("task " + name + " pinned to cpu" + cpu + " but the guest has " + cpus.length + " CPUs");
-        }
-        Task t = new Task(tasks.size(), name, mm, cpus[cpu], program, rng.forPurpose("task/" + tasks.size()));
-        mm.get();
-        tasks.add(t);
-        cpus[cpu].runQueue.add(t);
-        cpus[cpu].wake();
-        liveTasks++;
-        return t;
-    }
-
-    /** Called when a task's program ended. */
-    public void taskExited(Task t) {
-        liveTasks--;
-    }
-
-    public int liveTasks() {
-        return liveTasks;
-    }
-
-    // ------------------------------------------------------------------ running
-
-    /** Runs until every task has exited and nothing is left to do, or {@code untilNs}. */
+    /** Runs until every task has exited and nothing is left to do, or until virtual time {@code untilNs}. */
     public void run(long untilNs) {
-        engine.run(untilNs, Long.MAX_VALUE);
+        kernel.run(untilNs);
     }
 
     /** Runs at most {@code steps} more steps. */
     public void runSteps(long steps) {
-        engine.run(Long.MAX_VALUE, steps);
+        kernel.runSteps(steps);
     }
 
-    // ------------------------------------------------------------------ accessors
+    /** Virtual time now, in ns since boot. */
+    public long nowNs() {
+        return kernel.engine().now();
+    }
+
+    /** Tasks that have not exited yet. */
+    public int liveTasks() {
+        return kernel.liveTasks();
+    }
 
     public GuestConfig config() {
-        return config;
+        return kernel.config();
     }
 
-    public Profile profile() {
-        return profile;
-    }
-
-    public Costs costs() {
-        return costs;
-    }
-
-    public Knobs knobValues() {
-        return knobs;
-    }
-
+    /** The guest kernel's own knobs (lazy, tableFree, ...). */
     public GuestKnobs knobs() {
-        return guestKnobs;
+        return kernel.knobs();
     }
 
-    public Rng rng() {
-        return rng;
-    }
-
-    public Engine engine() {
-        return engine;
-    }
-
-    public PhysMem mem() {
-        return mem;
-    }
-
-    public FrameAllocator allocator() {
-        return allocator;
-    }
-
-    public PageTables pageTables() {
-        return pageTables;
-    }
-
-    public VmStat vmstat() {
-        return vmstat;
-    }
-
-    public CpuTime cpuTime() {
-        return cpuTime;
-    }
-
-    /** The hazard detectors' findings (always on). */
-    public HazardLog hazards() {
-        return hazards;
-    }
-
-    /** Speculative walks of lazy CPUs, or null when the scenario does not model them. */
-    public Speculation speculation() {
-        return speculation;
-    }
-
-    /** The readable step log, or null when steps are not being logged. */
-    public StepLog stepLog() {
-        return stepLog;
-    }
-
-    /** Starts logging every step (and trace event) into {@code log}. */
-    public void stepLog(StepLog log) {
-        this.stepLog = log;
-        trace.subscribe(e -> log.add(e.time(), e.cpu(), e.describe()));
-    }
-
-    public TraceStream trace() {
-        return trace;
+    /** Every knob's value at boot, the backend's included. */
+    public Knobs knobValues() {
+        return kernel.knobValues();
     }
 
     public Topology topology() {
-        return topology;
+        return kernel.topology();
     }
 
-    public Cpu[] cpus() {
-        return cpus;
+    /** The (v)CPUs, by id. */
+    public List<Cpu> cpus() {
+        return List.of(kernel.cpus());
     }
 
     public Cpu cpu(int id) {
-        return cpus[id];
+        return kernel.cpu(id);
     }
 
-    public Rcu rcu() {
-        return rcu;
-    }
-
-    public Mm initMm() {
-        return initMm;
-    }
-
-    public List<Mm> mms() {
-        return Collections.unmodifiableList(mms);
-    }
-
-    public List<Task> tasks() {
-        return Collections.unmodifiableList(tasks);
-    }
-
+    /** The patched pv_ops table. */
     public PvOps pvOps() {
-        return pvOps;
+        return kernel.pvOps();
     }
 
-    public IpiDelivery ipiDelivery() {
-        return ipiDelivery;
+    public VmStat vmstat() {
+        return kernel.vmstat();
     }
 
-    public void ipiDelivery(IpiDelivery d) {
-        this.ipiDelivery = d;
+    public CpuTime cpuTime() {
+        return kernel.cpuTime();
     }
 
-    /** The host model the vCPUs run on, or null on bare metal. */
-    public VcpuHost vcpuHost() {
-        return vcpuHost;
+    public HazardLog hazards() {
+        return kernel.hazards();
     }
 
-    public void vcpuHost(VcpuHost h) {
-        this.vcpuHost = h;
+    /** The readable step log, when one is kept (replays). */
+    public StepLog stepLog() {
+        return kernel.stepLog();
     }
 
-    /**
-     * Whether switch_mm maintains mm_cpumask. A backend that does not need the mask for
-     * flushing may stop maintaining it (arm64), which is only safe while nothing relies on it.
-     */
-    public boolean mmCpumaskTracked() {
-        return mmCpumaskTracked;
+    public TraceStream trace() {
+        return kernel.trace();
     }
 
-    public void mmCpumaskTracked(boolean on) {
-        this.mmCpumaskTracked = on;
-    }
-
-    public FlushChecker checker() {
-        return checker;
-    }
-
-    public void checker(FlushChecker c) {
-        this.checker = c;
-    }
-
+    /** Frees the guest's memory. */
     @Override
     public void close() {
-        mem.close();
+        kernel.close();
     }
 }

@@ -1,5 +1,7 @@
 package dev.pvtlb;
 
+import dev.pvtlb.internal.kernel.Kernel;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.pvtlb.run.Scenario;
@@ -13,8 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class GuestResetTest {
     private record Outcome(long steps, long now, Map<String, Long> counters, Map<String, Long> time, List<String> hazards) { }
 
-    private static Outcome run(Guest g, Scenario s) {
-        s.setUp(g);
+    private static Outcome run(Kernel g, Scenario s) {
+        s.setUp(g.facade());
         g.engine().run(Long.MAX_VALUE, 10_000_000);
         return new Outcome(g.engine().steps(), g.engine().now(), g.vmstat().asMap(), g.cpuTime().totals(),
                 g.hazards().hazards().stream().map(Object::toString).toList());
@@ -30,17 +32,17 @@ class GuestResetTest {
         s.set(kv[0], kv[1]);
         GuestConfig cfg = s.guestConfig(0);
         Outcome fresh;
-        try (Guest g = Guest.boot(cfg, new SeededChooser(42))) {
+        try (Kernel g = Kernel.boot(cfg, new SeededChooser(42))) {
             fresh = run(g, s);
         }
-        try (Guest g = Guest.boot(cfg, new SeededChooser(7))) {
+        try (Kernel g = Kernel.boot(cfg, new SeededChooser(7))) {
             run(g, s); // a different schedule first, leaving state behind
             g.reset(new SeededChooser(42));
             assertEquals(fresh, run(g, s));
             // A run stopped in the middle (as the explorer stops at a hazard) leaves paths half done.
             for (long cut : new long[] {37, 211, 1_000}) {
                 g.reset(new SeededChooser(9));
-                s.setUp(g);
+                s.setUp(g.facade());
                 g.engine().run(Long.MAX_VALUE, cut);
                 g.reset(new SeededChooser(42));
                 assertEquals(fresh, run(g, s), "after a run cut at step " + cut);

@@ -58,7 +58,7 @@ class LayeringTest {
         }
         assertEquals(List.of(new TreeSet<>(List.of(
                 "dev.pvtlb", "dev.pvtlb.explore", "dev.pvtlb.flush", "dev.pvtlb.hazard",
-                "dev.pvtlb.internal.mem", "dev.pvtlb.internal.mm", "dev.pvtlb.internal.mmu",
+                "dev.pvtlb.internal.kernel", "dev.pvtlb.internal.mem", "dev.pvtlb.internal.mm", "dev.pvtlb.internal.mmu",
                 "dev.pvtlb.internal.profile", "dev.pvtlb.internal.sched", "dev.pvtlb.internal.sim",
                 "dev.pvtlb.internal.tlb", "dev.pvtlb.internal.workload", "dev.pvtlb.internal.workload.catalogue",
                 "dev.pvtlb.knob", "dev.pvtlb.pvops", "dev.pvtlb.run", "dev.pvtlb.smp"))).toString(),
@@ -105,13 +105,12 @@ class LayeringTest {
             }
         }
         assertEquals("""
-                dev.pvtlb.Guest=[Chooser, Costs, Engine, FrameAllocator, Mm, PageTables, PhysMem, Profile, Program, Rcu, Rng, Speculation, Task]
                 dev.pvtlb.GuestConfig=[Profile]
                 dev.pvtlb.flush.FlushTlbInfo=[Mm]
                 dev.pvtlb.flush.FlushTlbMmRange=[Mm]
-                dev.pvtlb.hazard.HazardLog=[FrameState, Level, Mm, Tlb, WalkObserver, Walker]
+                dev.pvtlb.hazard.HazardLog=[FrameState, Kernel, Level, Mm, Tlb, WalkObserver, Walker]
                 dev.pvtlb.run.RunReport=[Histogram]
-                dev.pvtlb.smp.Cpu=[Engine, Event, HardwareWalker, Mm, PagingStructureCache, Task, Tlb, TlbState]
+                dev.pvtlb.smp.Cpu=[Engine, Event, HardwareWalker, Kernel, Mm, PagingStructureCache, Task, Tlb, TlbState]
                 """, render(leaks));
     }
 

@@ -1,6 +1,6 @@
 package dev.pvtlb.bench;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.flush.FlushChecker;
 import dev.pvtlb.flush.FlushTlbInfo;
@@ -55,13 +55,13 @@ public class FlushBench {
     /** Far more steps than one flush round takes: a round that never ends fails, not hangs. */
     static final long MAX_STEPS_PER_FLUSH = 100_000;
 
-    Guest guest;
+    Kernel guest;
     Mm mm;
     long start;
 
     @Setup
     public void setUp() {
-        guest = Guest.boot(GuestConfig.builder().cpus(CPUS).memoryMiB(16).seed(1).build());
+        guest = Kernel.boot(GuestConfig.builder().cpus(CPUS).memoryMiB(16).seed(1).build());
         mm = guest.newMm();
         start = Mm.MMAP_BASE;
         long end = start + PAGES * PhysMem.PAGE_SIZE;

@@ -1,6 +1,6 @@
 package dev.pvtlb.bench;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.pvops.PvOps;
 import dev.pvtlb.pvops.TableFreePolicy;
@@ -52,13 +52,13 @@ public class PvOpsCallBench {
         }
     }
 
-    Guest guest;
+    Kernel guest;
     PvOps generated;
     TableFreeOps iface;
 
     @Setup(Level.Trial)
     public void setUp() {
-        guest = Guest.boot(GuestConfig.builder().cpus(2).memoryMiB(4).build());
+        guest = Kernel.boot(GuestConfig.builder().cpus(2).memoryMiB(4).build());
         generated = guest.pvOps();
         iface = new HandWritten(generated.tableFreePolicy());
     }

@@ -1,6 +1,6 @@
 package dev.pvtlb.explore;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.hazard.Hazard;
 import dev.pvtlb.hazard.StepLog;
@@ -20,7 +20,7 @@ public final class ScheduleRunner implements AutoCloseable {
     private final Scenario scenario;
     private final GuestConfig config;
     /** One guest for every schedule, reset between them (booting one per schedule costs more than the run). */
-    private Guest guest;
+    private Kernel guest;
 
     public ScheduleRunner(Scenario scenario) {
         this.scenario = scenario;
@@ -33,9 +33,9 @@ public final class ScheduleRunner implements AutoCloseable {
 
     public ScheduleRun run(ChoiceSource source, int logLines) {
         RecordingChooser chooser = new RecordingChooser(source);
-        Guest g = guest;
+        Kernel g = guest;
         if (g == null) {
-            g = Guest.boot(config, chooser);
+            g = Kernel.boot(config, chooser);
             guest = g;
         } else {
             g.reset(chooser);
@@ -45,14 +45,14 @@ public final class ScheduleRunner implements AutoCloseable {
             g.stepLog(log);
         }
         Hazard[] first = {null};
-        Guest run = g;
+        Kernel run = g;
         g.hazards().listener(h -> {
             if (first[0] == null) {
                 first[0] = h;
                 run.engine().stop();
             }
         });
-        scenario.setUp(g);
+        scenario.setUp(g.facade());
         g.engine().run(Long.MAX_VALUE, MAX_STEPS);
         return new ScheduleRun(List.copyOf(chooser.taken()), first[0], g.engine().steps(),
                 log == null ? List.of() : log.lines());

@@ -1,6 +1,6 @@
 package dev.pvtlb.flush;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.smp.Cpu;
@@ -36,7 +36,7 @@ public final class FlushTlbMmRange extends KernelPath {
 
     @Override
     public long step(Cpu cpu) {
-        Guest g = cpu.guest();
+        Kernel g = cpu.kernel();
         Costs c = g.costs();
         if (pc == 0) {
             long s = start;
@@ -80,9 +80,9 @@ public final class FlushTlbMmRange extends KernelPath {
 
     private void finish(Cpu cpu) {
         cpu.ret();
-        mm.flushReturned(cpu.guest().engine().now());
-        if (cpu.guest().checker() != null) {
-            cpu.guest().checker().flushReturned(cpu, info);
+        mm.flushReturned(cpu.kernel().engine().now());
+        if (cpu.kernel().checker() != null) {
+            cpu.kernel().checker().flushReturned(cpu, info);
         }
     }
 

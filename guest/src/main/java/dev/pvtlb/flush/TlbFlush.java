@@ -1,6 +1,6 @@
 package dev.pvtlb.flush;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.internal.sched.SwitchMm;
@@ -19,7 +19,7 @@ public final class TlbFlush {
      * Runs with IRQs off (from the IPI handler, or locally). Returns its cost in ns.
      */
     public static long flushTlbFunc(Cpu cpu, FlushTlbInfo f, boolean local) {
-        Guest g = cpu.guest();
+        Kernel g = cpu.kernel();
         Costs c = g.costs();
         TlbState ts = cpu.tlbState;
         Mm loaded = ts.loadedMm;

@@ -1,6 +1,6 @@
 package dev.pvtlb.hazard;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mmu.Level;
@@ -30,12 +30,12 @@ import java.util.function.Consumer;
 public final class HazardLog implements WalkObserver {
     public static final int LIMIT = 64;
 
-    private final Guest guest;
+    private final Kernel guest;
     private final List<Hazard> hazards = new ArrayList<>();
     private long count;
     private Consumer<Hazard> listener;
 
-    public HazardLog(Guest guest) {
+    public HazardLog(Kernel guest) {
         this.guest = guest;
     }
 

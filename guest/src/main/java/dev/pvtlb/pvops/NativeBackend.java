@@ -32,8 +32,8 @@ public final class NativeBackend extends GuestTableFree {
      * else only CPUs that should_flush_tlb(). Shared by backends that fall back to native.
      */
     public static void nativeFlushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info, GuestKnobs knobs) {
-        cpu.guest().vmstat().inc(Counter.NR_TLB_REMOTE_FLUSH);
-        cpu.guest().trace().tlbFlush(cpu.guest().engine().now(), cpu.id, TlbFlushReason.TLB_REMOTE_SEND_IPI, info.pages());
+        cpu.kernel().vmstat().inc(Counter.NR_TLB_REMOTE_FLUSH);
+        cpu.kernel().trace().tlbFlush(cpu.kernel().engine().now(), cpu.id, TlbFlushReason.TLB_REMOTE_SEND_IPI, info.pages());
         if (knobs.testOmitRemoteFlush) {
             return; // the deliberately broken backend: nobody is flushed here
         }
@@ -68,11 +68,11 @@ public final class NativeBackend extends GuestTableFree {
     static CpuMask dedupSmtSiblings(Cpu cpu, CpuMask mask) {
         CpuMask out = new CpuMask(mask.nrCpus());
         out.copyFrom(mask);
-        Cpu[] all = cpu.guest().cpus();
+        Cpu[] all = cpu.kernel().cpus();
         CpuMask siblings = new CpuMask(mask.nrCpus());
         for (int c = out.next(0); c >= 0; c = out.next(c + 1)) {
             siblings.clearAll();
-            for (int s : cpu.guest().topology().siblingsOf(all[c].id)) {
+            for (int s : cpu.kernel().topology().siblingsOf(all[c].id)) {
                 siblings.set(s);
             }
             if (!siblings.subsetOf(out)) {

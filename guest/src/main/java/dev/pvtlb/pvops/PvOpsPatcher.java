@@ -1,6 +1,7 @@
 package dev.pvtlb.pvops;
 
 import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -76,7 +77,7 @@ public final class PvOpsPatcher {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("pv_ops class " + generated.getName() + " cannot be constructed", e);
         }
-        ops.bind(name, trace ? new PvOpsTracer(guest) : null);
+        ops.bind(name, trace ? new PvOpsTracer(Kernel.of(guest)) : null);
         return ops;
     }
 

@@ -1,6 +1,6 @@
 package dev.pvtlb.pvops;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.mm.MmuGather;
 import dev.pvtlb.smp.Cpu;
@@ -8,9 +8,9 @@ import java.util.StringJoiner;
 
 /** Writes one {@code pv_ops} event per op call into the guest's tracepoint stream. */
 final class PvOpsTracer {
-    private final Guest guest;
+    private final Kernel guest;
 
-    PvOpsTracer(Guest guest) {
+    PvOpsTracer(Kernel guest) {
         this.guest = guest;
     }
 

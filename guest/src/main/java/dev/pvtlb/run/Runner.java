@@ -1,6 +1,7 @@
 package dev.pvtlb.run;
 
 import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.hazard.Hazard;
 import dev.pvtlb.internal.workload.Metric;
@@ -47,7 +48,8 @@ public final class Runner {
         List<Map<String, Object>> hazards = new ArrayList<>();
         for (int rep = 0; rep < s.reps(); rep++) {
             GuestConfig cfg = s.guestConfig(rep);
-            try (Guest g = Guest.boot(cfg)) {
+            try (Guest booted = Guest.boot(cfg)) {
+                Kernel g = Kernel.of(booted);
                 knobs = g.knobValues().values();
                 profile = g.profile().name();
                 Supplier<Map<String, Metric>> metrics = s.workload().setUp(g, s.params());

@@ -1,6 +1,7 @@
 package dev.pvtlb.run;
 
 import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.GuestKnobs;
 import dev.pvtlb.ModelException;
@@ -68,7 +69,7 @@ public final class Scenario {
      * say) that then runs it with {@link Guest#run}.
      */
     public void setUp(Guest guest) {
-        workload.setUp(guest, params());
+        workload.setUp(Kernel.of(guest), params());
     }
 
     /**

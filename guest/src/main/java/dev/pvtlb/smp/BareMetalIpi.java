@@ -15,14 +15,14 @@ public final class BareMetalIpi implements IpiDelivery {
 
     @Override
     public long send(Cpu from, Cpu[] targets, int count) {
-        Engine e = from.guest().engine();
-        Costs c = from.guest().costs();
+        Engine e = from.kernel().engine();
+        Costs c = from.kernel().costs();
         long cost = 0;
         for (int i = 0; i < count; i++) {
             cost += c.ipiSendNs;
             long latency = e.chooseInRange(ChoicePoint.IPI_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
             targets[i].scheduleIpiArrival(e.now() + cost + latency);
-            from.guest().vmstat().inc(Counter.IPIS_SENT);
+            from.kernel().vmstat().inc(Counter.IPIS_SENT);
         }
         return cost;
     }

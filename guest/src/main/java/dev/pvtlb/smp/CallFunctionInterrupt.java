@@ -13,7 +13,7 @@ final class CallFunctionInterrupt extends KernelPath {
 
     @Override
     public long step(Cpu cpu) {
-        long half = cpu.guest().costs().irqEntryExitNs / 2;
+        long half = cpu.kernel().costs().irqEntryExitNs / 2;
         if (pc == 0) {
             cpu.irqDisable();
             batch.addAll(cpu.callSingleQueue);
@@ -23,7 +23,7 @@ final class CallFunctionInterrupt extends KernelPath {
         }
         Csd csd = batch.poll();
         if (csd != null) {
-            long cost = cpu.guest().costs().csdRunNs + csd.func.run(cpu);
+            long cost = cpu.kernel().costs().csdRunNs + csd.func.run(cpu);
             csd.owner.complete();
             return cost;
         }

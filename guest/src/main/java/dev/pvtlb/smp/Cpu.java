@@ -1,6 +1,6 @@
 package dev.pvtlb.smp;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.internal.profile.Costs;
@@ -27,7 +27,7 @@ public final class Cpu implements Event {
     public final int socket;
     public final int core;
     public final int thread;
-    private final Guest guest;
+    private final Kernel guest;
 
     public final TlbState tlbState = new TlbState();
     private Tlb tlb;
@@ -67,7 +67,7 @@ public final class Cpu implements Event {
     private boolean parked;
     private long parkedSince;
 
-    public Cpu(Guest guest, int id, int socket, int core, int thread, Tlb tlb, PagingStructureCache psc) {
+    public Cpu(Kernel guest, int id, int socket, int core, int thread, Tlb tlb, PagingStructureCache psc) {
         this.guest = guest;
         this.id = id;
         this.socket = socket;
@@ -78,7 +78,8 @@ public final class Cpu implements Event {
         this.walker = new HardwareWalker(guest.mem(), guest.allocator().frames(), psc, id);
     }
 
-    public Guest guest() {
+    /** The kernel this CPU belongs to. */
+    public Kernel kernel() {
         return guest;
     }
 

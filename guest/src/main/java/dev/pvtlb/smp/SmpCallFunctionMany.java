@@ -31,7 +31,7 @@ public final class SmpCallFunctionMany extends KernelPath {
         switch (pc) {
             case 0 -> {
                 initiator = cpu;
-                Cpu[] all = cpu.guest().cpus();
+                Cpu[] all = cpu.kernel().cpus();
                 Cpu[] ipi = new Cpu[mask.weight()];
                 int n = 0;
                 for (int c = mask.next(0); c >= 0; c = mask.next(c + 1)) {
@@ -45,7 +45,7 @@ public final class SmpCallFunctionMany extends KernelPath {
                     }
                 }
                 pc = 1;
-                return n == 0 ? 0 : cpu.guest().ipiDelivery().send(cpu, ipi, n);
+                return n == 0 ? 0 : cpu.kernel().ipiDelivery().send(cpu, ipi, n);
             }
             case 1 -> {
                 pc = 2;

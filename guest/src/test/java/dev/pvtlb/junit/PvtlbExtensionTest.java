@@ -14,8 +14,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class PvtlbExtensionTest {
     @Test
     void aGuestIsBootedAsAnnotated(@PvtlbGuest(cpus = 2, memoryMiB = 8, knobs = "lazy=off") Guest g) {
-        assertEquals(2, g.cpus().length);
-        assertEquals(8L << 20, g.mem().bytes());
+        assertEquals(2, g.cpus().size());
+        assertEquals(8L << 20, g.config().memoryBytes());
         assertEquals("off", g.knobValues().get("lazy"));
         assertEquals("native", g.pvOps().name());
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.flush.FlushTlbInfo;
@@ -27,8 +28,8 @@ import org.junit.jupiter.api.Test;
 
 class PvOpsPatcherTest {
     /** Two CPUs of one mm: CPU1 touches the region, CPU0 populates it and unmaps it (a remote flush, a freed table). */
-    private static Guest runUnmap(GuestConfig cfg) {
-        Guest g = Guest.boot(cfg);
+    private static Kernel runUnmap(GuestConfig cfg) {
+        Kernel g = Kernel.boot(cfg);
         Mm mm = g.newMm();
         long a = Mm.MMAP_BASE;
         long len = 16 * 4096;
@@ -54,7 +55,7 @@ class PvOpsPatcherTest {
 
     @Test
     void theBootedGuestHoldsAGeneratedClassBoundToTheBackend() throws Exception {
-        try (Guest g = Guest.boot(GuestConfig.builder().cpus(2).build())) {
+        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(2).build())) {
             Class<?> c = g.pvOps().getClass();
             assertEquals(NativeBackend.class.getName() + "$$PvOps", c.getName());
             assertEquals(PvOps.class, c.getSuperclass());
@@ -74,8 +75,8 @@ class PvOpsPatcherTest {
 
     @Test
     void theGeneratedClassIsMadeOncePerBackendClass() {
-        try (Guest a = Guest.boot(GuestConfig.builder().cpus(2).build());
-             Guest b = Guest.boot(GuestConfig.builder().cpus(2).seed(9).build())) {
+        try (Kernel a = Kernel.boot(GuestConfig.builder().cpus(2).build());
+             Kernel b = Kernel.boot(GuestConfig.builder().cpus(2).seed(9).build())) {
             assertEquals(a.pvOps().getClass(), b.pvOps().getClass());
             assertNotEquals(a.pvOps(), b.pvOps());
         }
@@ -83,7 +84,7 @@ class PvOpsPatcherTest {
 
     @Test
     void aUserBackendFromServiceLoaderBootsAndIsCalled() {
-        try (Guest g = runUnmap(GuestConfig.builder().cpus(2).backend("counting").build())) {
+        try (Kernel g = runUnmap(GuestConfig.builder().cpus(2).backend("counting").build())) {
             CountingBackend b = CountingBackend.Provider.last;
             assertEquals("counting", g.pvOps().name());
             assertEquals(CountingBackend.class.getName() + "$$PvOps", g.pvOps().getClass().getName());
@@ -98,7 +99,7 @@ class PvOpsPatcherTest {
     @Test
     void aKnobOfAnotherBackendIsRefusedByName() {
         ModelException e = assertThrows(ModelException.class,
-                () -> Guest.boot(GuestConfig.builder().cpus(2).knob("counting.tableFree", "rcu").build()));
+                () -> Kernel.boot(GuestConfig.builder().cpus(2).knob("counting.tableFree", "rcu").build()));
         assertEquals("knob counting.tableFree belongs to backend counting, not native (use --backend counting)", e.getMessage());
     }
 
@@ -106,11 +107,11 @@ class PvOpsPatcherTest {
     void tracingAdviceRecordsEveryOpCall() {
         List<TraceEvent> seen = new ArrayList<>();
         GuestConfig cfg = GuestConfig.builder().cpus(2).tracePvOps(true).build();
-        Guest g = Guest.boot(cfg);
+        Kernel g = Kernel.boot(cfg);
         assertEquals(NativeBackend.class.getName() + "$$TracedPvOps", g.pvOps().getClass().getName());
         g.close();
         // Boot again and subscribe before running.
-        try (Guest t = runTraced(cfg, seen)) {
+        try (Kernel t = runTraced(cfg, seen)) {
             assertEquals(0, t.liveTasks());
             List<String> ops = seen.stream().filter(e -> e.name().equals("pv_ops")).map(TraceEvent::detail).toList();
             // zap: three tables handed to the gather, then the flush, then the free policy (tlb_finish_mmu).
@@ -123,8 +124,8 @@ class PvOpsPatcherTest {
         }
     }
 
-    private static Guest runTraced(GuestConfig cfg, List<TraceEvent> sink) {
-        Guest g = Guest.boot(cfg);
+    private static Kernel runTraced(GuestConfig cfg, List<TraceEvent> sink) {
+        Kernel g = Kernel.boot(cfg);
         g.trace().subscribe(sink::add);
         Mm mm = g.newMm();
         long a = Mm.MMAP_BASE;
@@ -161,7 +162,7 @@ class PvOpsPatcherTest {
                 return backend;
             }
         };
-        return assertThrows(PvOpsBootException.class, () -> Guest.boot(GuestConfig.builder().cpus(2).backend(p).build()));
+        return assertThrows(PvOpsBootException.class, () -> Kernel.boot(GuestConfig.builder().cpus(2).backend(p).build()));
     }
 
     public static final class MissingOp {

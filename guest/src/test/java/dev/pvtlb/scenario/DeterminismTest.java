@@ -3,7 +3,7 @@ package dev.pvtlb.scenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class DeterminismTest {
     private static List<String> traceOf(long seed) {
         MunmapStorm w = new MunmapStorm();
-        try (Guest g = Guest.boot(GuestConfig.builder().cpus(4).seed(seed).build())) {
+        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(4).seed(seed).build())) {
             List<String> t = new ArrayList<>();
             g.trace().subscribe(e -> t.add(e.toString()));
             w.setUp(g, new Params(w, Map.of("threads", "6", "ops", "10", "accesses", "500")));

@@ -1,5 +1,7 @@
 package dev.pvtlb.scenario;
 
+import dev.pvtlb.internal.kernel.Kernel;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,6 +1,6 @@
 package dev.pvtlb.scenario;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
@@ -27,12 +27,12 @@ public final class Scripted {
         return Mm.MMAP_BASE + (long) i * (4L << 20);
     }
 
-    public final Guest guest;
+    public final Kernel guest;
     public final Mm mm;
     public final List<TraceEvent> trace = new ArrayList<>();
 
     public Scripted(GuestConfig cfg) {
-        guest = Guest.boot(cfg);
+        guest = Kernel.boot(cfg);
         mm = guest.newMm();
         guest.trace().subscribe(trace::add);
     }

@@ -1,5 +1,7 @@
 package dev.pvtlb.scenario;
 
+import dev.pvtlb.internal.kernel.Kernel;
+
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.internal.sched.Op;
 import java.util.ArrayList;

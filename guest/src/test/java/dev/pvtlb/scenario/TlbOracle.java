@@ -1,6 +1,6 @@
 package dev.pvtlb.scenario;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushChecker;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.mmu.Pte;
@@ -17,11 +17,11 @@ import java.util.List;
  * stale entries: it flushes before using the mm again.)
  */
 final class TlbOracle implements FlushChecker {
-    private final Guest guest;
+    private final Kernel guest;
     final List<String> violations = new ArrayList<>();
     long checks;
 
-    TlbOracle(Guest guest) {
+    TlbOracle(Kernel guest) {
         this.guest = guest;
     }
 

@@ -2,7 +2,7 @@ package dev.pvtlb.smp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.stats.TimeCategory;
 import org.junit.jupiter.api.Test;
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class CpuTimeAccountingTest {
     @Test
     void theLocalCallOfSmpCallFunctionManyIsKernelTimeNotIpiWait() {
-        try (Guest g = Guest.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
+        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
             CpuMask self = new CpuMask(2);
             self.set(0);
             g.cpu(0).call(new SmpCallFunctionMany("test", self, t -> 1234, null, true));
@@ -23,7 +23,7 @@ class CpuTimeAccountingTest {
 
     @Test
     void aContextSwitchIsKernelTimeNotIdle() {
-        try (Guest g = Guest.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
+        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
             g.spawn("exits-at-once", g.newMm(), 1, task -> null);
             g.run(Long.MAX_VALUE);
             assertEquals(g.costs().contextSwitchNs, g.cpuTime().get(1, TimeCategory.KERNEL));

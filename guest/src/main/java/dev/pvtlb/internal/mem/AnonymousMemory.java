@@ -8,7 +8,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 
 /**
- * Guest memory from an anonymous private mapping (mmap with MAP_NORESERVE) rather than
+ * Kernel memory from an anonymous private mapping (mmap with MAP_NORESERVE) rather than
  * Arena.allocate, which zeroes the whole segment at once: for a 256 MiB guest that touches
  * 65,536 host pages before the first step (seconds on a host whose page faults go through a
  * hypervisor). The kernel hands out zero pages on first touch, so only frames the model uses

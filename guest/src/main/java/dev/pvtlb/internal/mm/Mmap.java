@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.mm;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.smp.Cpu;
@@ -29,7 +29,7 @@ public final class Mmap extends KernelPath {
 
     @Override
     public long step(Cpu cpu) {
-        Guest g = cpu.guest();
+        Kernel g = cpu.kernel();
         long addr = mm.getUnmappedArea(length);
         mm.insertVma(addr, addr + length, writable, false);
         result.accept(addr);

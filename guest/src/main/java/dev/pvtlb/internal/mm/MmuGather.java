@@ -52,7 +52,7 @@ public final class MmuGather implements UnmapSink, TlbGather {
         freedTables = true;
         start = Math.min(start, va);
         end = Math.max(end, va + PhysMem.PAGE_SIZE);
-        cpu.guest().pvOps().tlbRemoveTable(cpu, this, pfn);
+        cpu.kernel().pvOps().tlbRemoveTable(cpu, this, pfn);
     }
 
     @Override

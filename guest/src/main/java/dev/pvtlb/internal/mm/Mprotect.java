@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.mm;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbMmRange;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mmu.PageTables;
@@ -35,7 +35,7 @@ public final class Mprotect extends KernelPath {
             cpu.ret();
             return 0;
         }
-        Guest g = cpu.guest();
+        Kernel g = cpu.kernel();
         Costs c = g.costs();
         pending = mm.beginFlushPending(start, end);
         mm.protectRange(start, end, writable);

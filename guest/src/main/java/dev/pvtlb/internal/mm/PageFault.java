@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.mm;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mmu.Level;
@@ -28,7 +28,7 @@ public final class PageFault extends KernelPath {
 
     @Override
     public long step(Cpu cpu) {
-        Guest g = cpu.guest();
+        Kernel g = cpu.kernel();
         Vma vma = mm.findVma(va);
         if (vma == null || (write && !vma.writable())) {
             throw new ModelException(String.format("%s: segmentation fault at 0x%x (%s) on cpu%d",

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.mm;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbMmRange;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mmu.PageTables;
@@ -41,7 +41,7 @@ public final class ZapRange extends KernelPath {
 
     @Override
     public long step(Cpu cpu) {
-        Guest g = cpu.guest();
+        Kernel g = cpu.kernel();
         Costs c = g.costs();
         switch (pc) {
             case 0 -> {
@@ -111,7 +111,7 @@ public final class ZapRange extends KernelPath {
         }
     }
 
-    private static void freeTables(Guest g, int[] tables) {
+    private static void freeTables(Kernel g, int[] tables) {
         for (int pfn : tables) {
             g.allocator().free(pfn);
         }

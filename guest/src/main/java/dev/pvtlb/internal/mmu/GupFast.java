@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.mmu;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mem.FrameTable;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.smp.Cpu;
@@ -53,7 +53,7 @@ public final class GupFast extends KernelPath {
 
     @Override
     public long step(Cpu cpu) {
-        Guest g = cpu.guest();
+        Kernel g = cpu.kernel();
         FrameTable frames = g.allocator().frames();
         if (pc == 0) {
             if (observer == null) {

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.sched;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.LazyMode;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.KernelPath;
@@ -23,7 +23,7 @@ public final class IdleLoop extends KernelPath {
 
     @Override
     public long step(Cpu c) {
-        Guest g = c.guest();
+        Kernel g = c.kernel();
         c.extendedQs(false);
         Task next = c.runQueue.poll();
         if (next != null) {
@@ -76,7 +76,7 @@ public final class IdleLoop extends KernelPath {
         @Override
         public long step(Cpu c) {
             c.ret();
-            return SwitchMm.switchMmIrqsOff(c, next == null ? c.guest().initMm() : next.mm());
+            return SwitchMm.switchMmIrqsOff(c, next == null ? c.kernel().initMm() : next.mm());
         }
 
         @Override

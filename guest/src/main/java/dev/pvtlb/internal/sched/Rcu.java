@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.sched;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
@@ -15,13 +15,13 @@ import java.util.List;
  * against lockless walkers even when the flush did not interrupt them.
  */
 public final class Rcu {
-    private final Guest guest;
+    private final Kernel guest;
     private final CpuMask waitingFor;
     private List<Runnable> current = new ArrayList<>();
     private List<Runnable> next = new ArrayList<>();
     private boolean gpInProgress;
 
-    public Rcu(Guest guest, int nrCpus) {
+    public Rcu(Kernel guest, int nrCpus) {
         this.guest = guest;
         this.waitingFor = new CpuMask(nrCpus);
     }

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.sched;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.explore.ChoicePoint;
 import dev.pvtlb.smp.Cpu;
 
@@ -16,9 +16,9 @@ public final class Speculation {
     /** How often an idle lazy CPU may start a speculative walk: a granularity of the model. */
     public static final long TICK_NS = 1_000;
 
-    private final Guest guest;
+    private final Kernel guest;
 
-    public Speculation(Guest guest) {
+    public Speculation(Kernel guest) {
         this.guest = guest;
     }
 

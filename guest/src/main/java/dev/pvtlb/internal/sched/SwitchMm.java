@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.sched;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.smp.Cpu;
@@ -17,7 +17,7 @@ public final class SwitchMm {
      * mm_cpumask atomics).
      */
     public static long switchMmIrqsOff(Cpu cpu, Mm next) {
-        Guest g = cpu.guest();
+        Kernel g = cpu.kernel();
         Costs c = g.costs();
         TlbState ts = cpu.tlbState;
         Mm prev = ts.loadedMm;

@@ -61,7 +61,7 @@ public final class Task {
     /** Puts the task to sleep for {@code ns} of virtual time, from the current step. */
     public void sleep(long ns) {
         state = TaskState.SLEEPING;
-        cpu.guest().engine().at(cpu.guest().engine().now() + ns, wakeUp);
+        cpu.kernel().engine().at(cpu.kernel().engine().now() + ns, wakeUp);
     }
 
     /** try_to_wake_up() on the task's own CPU (a local timer, no IPI). */

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.sched;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.TimeCategory;
@@ -19,7 +19,7 @@ final class UserMode extends KernelPath {
 
     @Override
     public long step(Cpu cpu) {
-        Guest g = cpu.guest();
+        Kernel g = cpu.kernel();
         g.rcu().quiescentState(cpu);
         if (task.op == null) {
             if (task.state == TaskState.SLEEPING) {

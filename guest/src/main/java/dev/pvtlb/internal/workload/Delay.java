@@ -25,7 +25,7 @@ public final class Delay implements Op {
     @Override
     public long run(Cpu cpu, Task task) {
         if (spin == null) {
-            long ns = cpu.guest().engine().chooseInRange(ChoicePoint.DELAY, min, max, points);
+            long ns = cpu.kernel().engine().chooseInRange(ChoicePoint.DELAY, min, max, points);
             if (ns <= 0) {
                 task.opDone();
                 return 1;

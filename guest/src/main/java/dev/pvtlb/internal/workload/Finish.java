@@ -23,7 +23,7 @@ public final class Finish {
 
             @Override
             public Op next(Task task) {
-                long now = task.cpu().guest().engine().now();
+                long now = task.cpu().kernel().engine().now();
                 if (!started) {
                     started = true;
                     if (start < 0 || now < start) {

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.workload;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
@@ -52,7 +52,7 @@ public final class Kernbench implements Workload {
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Guest guest, Params params) {
+    public Supplier<Map<String, Metric>> setUp(Kernel guest, Params params) {
         int load = params.integer("threads", 1, 65536);
         int jobs = params.integer("ops", 1, 1_000_000);
         int pages = params.integer("pages", 1, 1 << 18);

@@ -20,7 +20,7 @@ public final class KernelWork extends KernelPath {
     @Override
     public long step(Cpu cpu) {
         cpu.ret();
-        return cost.applyAsLong(cpu.guest().costs());
+        return cost.applyAsLong(cpu.kernel().costs());
     }
 
     @Override

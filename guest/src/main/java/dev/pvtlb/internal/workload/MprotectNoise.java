@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.workload;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
@@ -51,7 +51,7 @@ public final class MprotectNoise implements Workload {
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Guest guest, Params params) {
+    public Supplier<Map<String, Metric>> setUp(Kernel guest, Params params) {
         int victims = params.integer("threads", 1, 65536);
         int ops = params.integer("ops", 1, 100_000_000);
         int accesses = params.integer("accesses", 1, 100_000_000);

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.workload;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
@@ -53,7 +53,7 @@ public final class NetperfRr implements Workload {
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Guest guest, Params params) {
+    public Supplier<Map<String, Metric>> setUp(Kernel guest, Params params) {
         int pairs = params.integer("threads", 1, 65536);
         int ops = params.integer("ops", 1, 100_000_000);
         int waitUs = params.integer("wait_us", 0, 1_000_000);

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.workload;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.flush.FlushTlbMmRange;
 import dev.pvtlb.internal.mem.PhysMem;
@@ -53,7 +53,7 @@ public final class SysbenchMmapRndwr implements Workload {
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Guest guest, Params params) {
+    public Supplier<Map<String, Metric>> setUp(Kernel guest, Params params) {
         int threads = params.integer("threads", 1, 65536);
         int ops = params.integer("ops", 1, 100_000_000);
         int pages = params.integer("pages", 1, 1 << 20);
@@ -133,7 +133,7 @@ public final class SysbenchMmapRndwr implements Workload {
 
         @Override
         public long step(Cpu cpu) {
-            Guest g = cpu.guest();
+            Kernel g = cpu.kernel();
             long cost = 0;
             if (pc == 0) {
                 cost += g.costs().syscallNs;

@@ -37,7 +37,7 @@ public final class Syscall implements Op {
 
         @Override
         public long step(Cpu cpu) {
-            long now = cpu.guest().engine().now();
+            long now = cpu.kernel().engine().now();
             if (pc == 0) {
                 start = now;
                 pc = 1;

@@ -34,8 +34,8 @@ public final class Touch implements Op {
 
     @Override
     public long run(Cpu cpu, Task task) {
-        long now = cpu.guest().engine().now();
-        long horizon = cpu.guest().engine().horizon();
+        long now = cpu.kernel().engine().now();
+        long horizon = cpu.kernel().engine().horizon();
         long limitPs = horizon == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1, horizon - now) * 1000;
         SplittableRandom r = task.random();
         long ps = 0;

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.workload;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -21,5 +21,5 @@ public interface Workload {
     void configure(GuestConfig.Builder b, Params params);
 
     /** Creates the processes and tasks; returns what computes the metrics after the run. */
-    Supplier<Map<String, Metric>> setUp(Guest guest, Params params);
+    Supplier<Map<String, Metric>> setUp(Kernel guest, Params params);
 }

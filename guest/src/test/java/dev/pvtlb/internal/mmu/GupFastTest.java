@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mm.Mm;
@@ -18,7 +18,7 @@ class GupFastTest {
 
     @Test
     void walksOneLevelPerStepWithIrqsOffAndFindsTheLeaf() {
-        try (Guest g = Guest.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
+        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
             Mm mm = g.newMm();
             int data = g.allocator().alloc(FrameState.DATA);
             g.pageTables().set(mm.pgd(), VA, Pte.make(data, Pte.PRESENT | Pte.USER));
@@ -35,7 +35,7 @@ class GupFastTest {
 
     @Test
     void aTableFreedAndReusedUnderTheWalkIsReported() {
-        try (Guest g = Guest.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
+        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
             Mm mm = g.newMm();
             g.pageTables().set(mm.pgd(), VA, Pte.make(g.allocator().alloc(FrameState.DATA), Pte.PRESENT | Pte.USER));
             int pteTable = g.pageTables().tableAt(mm.pgd(), VA, Level.PTE);
@@ -59,7 +59,7 @@ class GupFastTest {
 
     @Test
     void aSpeculativeWalkFillsTheTlbOfTheLoadedMm() {
-        try (Guest g = Guest.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
+        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
             Cpu cpu = g.cpu(0);
             Mm init = g.initMm();
             int data = g.allocator().alloc(FrameState.DATA);

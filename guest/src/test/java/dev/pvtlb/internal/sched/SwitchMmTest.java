@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.smp.Cpu;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class SwitchMmTest {
     @Test
     void chooseNewAsidReusesAMatchingSlotAndRecyclesRoundRobin() {
-        try (Guest g = Guest.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
+        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
             Cpu cpu = g.cpu(0);
             Mm[] mms = new Mm[7];
             for (int i = 0; i < mms.length; i++) {
@@ -44,7 +44,7 @@ class SwitchMmTest {
 
     @Test
     void lazyModeKeepsTheMmAndCatchesUpOnReturn() {
-        try (Guest g = Guest.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
+        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
             Cpu cpu = g.cpu(1);
             Mm mm = g.newMm();
             SwitchMm.switchMmIrqsOff(cpu, mm);

@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.backends;
 
 import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
@@ -34,7 +35,7 @@ public final class Arm64Backend extends GuestTableFree {
 
     private final boolean broadcast;
 
-    Arm64Backend(Guest guest, Knobs k) {
+    Arm64Backend(Kernel guest, Knobs k) {
         super(guest.knobs());
         this.broadcast = k.get(FLUSH.name()).equals("broadcast");
         if (k.get(MM_CPUMASK.name()).equals("stale")) {
@@ -49,7 +50,7 @@ public final class Arm64Backend extends GuestTableFree {
             return false;
         }
         cpu.call(new OneStep("__flush_tlb_range", c -> {
-            Guest g = c.guest();
+            Kernel g = c.kernel();
             Costs costs = g.costs();
             boolean asid = info.isFullFlush() || info.pages() > costs.tlbiMaxOps;
             long ops = asid ? 1 : info.pages();
@@ -78,7 +79,8 @@ public final class Arm64Backend extends GuestTableFree {
         }
 
         @Override
-        public Object attach(Guest guest, Knobs knobs) {
+        public Object attach(Guest facade, Knobs knobs) {
+            Kernel guest = Kernel.of(facade);
             return new Arm64Backend(guest, knobs);
         }
     }

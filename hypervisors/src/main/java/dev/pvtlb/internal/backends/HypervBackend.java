@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.backends;
 
 import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.host.HostFlush;
 import dev.pvtlb.internal.host.HypercallIpi;
@@ -35,7 +36,7 @@ public final class HypervBackend extends GuestTableFree {
     private final HostFlush hostFlush;
     private final boolean ex;
 
-    HypervBackend(Guest guest, Knobs k) {
+    HypervBackend(Kernel guest, Knobs k) {
         super(guest.knobs());
         this.ex = k.bool(EX.name());
         this.hostFlush = new HostFlush(guest);
@@ -45,7 +46,7 @@ public final class HypervBackend extends GuestTableFree {
     @PvOp("flush_tlb_multi")
     public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
         cpu.call(new OneStep("hyperv_flush_tlb_multi", c -> {
-            Guest g = c.guest();
+            Kernel g = c.kernel();
             CpuMask targets = new CpuMask(mask.nrCpus());
             targets.copyFrom(mask);
             boolean allProcessors = mask.weight() == g.cpus().length;
@@ -81,7 +82,8 @@ public final class HypervBackend extends GuestTableFree {
         }
 
         @Override
-        public Object attach(Guest guest, Knobs knobs) {
+        public Object attach(Guest facade, Knobs knobs) {
+            Kernel guest = Kernel.of(facade);
             return new HypervBackend(guest, knobs);
         }
     }

@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.backends;
 
 import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.internal.mm.Mm;
@@ -32,7 +33,7 @@ public final class InvlpgbBackend extends GuestTableFree {
 
     private final Set<Mm> globalAsid = Collections.newSetFromMap(new IdentityHashMap<>());
 
-    InvlpgbBackend(Guest guest) {
+    InvlpgbBackend(Kernel guest) {
         super(guest.knobs());
     }
 
@@ -40,13 +41,13 @@ public final class InvlpgbBackend extends GuestTableFree {
     public boolean flushTlbBroadcast(Cpu cpu, FlushTlbInfo info) {
         Mm mm = info.mm;
         if (!globalAsid.contains(mm)) {
-            if (activeCpus(cpu.guest(), mm) < GLOBAL_ASID_MIN_CPUS) {
+            if (activeCpus(cpu.kernel(), mm) < GLOBAL_ASID_MIN_CPUS) {
                 return false;
             }
             globalAsid.add(mm);
         }
         cpu.call(new OneStep("broadcast_tlb_flush", c -> {
-            Guest g = c.guest();
+            Kernel g = c.kernel();
             Costs costs = g.costs();
             long n = info.isFullFlush() ? 1 : (info.pages() + costs.invlpgbCountMax - 1) / costs.invlpgbCountMax;
             for (Cpu t : g.cpus()) {
@@ -60,7 +61,7 @@ public final class InvlpgbBackend extends GuestTableFree {
     }
 
     /** CPUs in mm_cpumask that have the mm loaded right now. */
-    private static int activeCpus(Guest g, Mm mm) {
+    private static int activeCpus(Kernel g, Mm mm) {
         int n = 0;
         CpuMask m = mm.cpumask();
         for (int c = m.next(0); c >= 0; c = m.next(c + 1)) {
@@ -82,7 +83,8 @@ public final class InvlpgbBackend extends GuestTableFree {
         }
 
         @Override
-        public Object attach(Guest guest, Knobs knobs) {
+        public Object attach(Guest facade, Knobs knobs) {
+            Kernel guest = Kernel.of(facade);
             return new InvlpgbBackend(guest);
         }
     }

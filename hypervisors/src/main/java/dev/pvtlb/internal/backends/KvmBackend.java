@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.backends;
 
 import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.host.HostModel;
 import dev.pvtlb.internal.host.HostVcpu;
@@ -36,14 +37,14 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
     static final byte KVM_VCPU_PREEMPTED = 1;
     static final byte KVM_VCPU_FLUSH_TLB = 2;
 
-    private final Guest guest;
+    private final Kernel guest;
     private final boolean pvTlbFlush;
     private final boolean plainWrite;
     /** steal_time.preempted of each vCPU: guest memory written by both sides. */
     private final byte[] preempted;
     private final HostModel host;
 
-    KvmBackend(Guest guest, Knobs k) {
+    KvmBackend(Kernel guest, Knobs k) {
         super(guest.knobs());
         this.guest = guest;
         this.pvTlbFlush = k.bool(PV_TLB_FLUSH.name());
@@ -65,13 +66,13 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
             flushmask.copyFrom(mask);
             long cost = 0;
             for (int t = mask.next(0); t >= 0; t = mask.next(t + 1)) {
-                cost += c.guest().costs().lineSameSocketNs; // READ_ONCE(src->preempted): a line the host writes
+                cost += c.kernel().costs().lineSameSocketNs; // READ_ONCE(src->preempted): a line the host writes
                 byte state = preempted[t];
                 if ((state & KVM_VCPU_PREEMPTED) != 0) {
                     preempted[t] = (byte) (state | KVM_VCPU_FLUSH_TLB); // try_cmpxchg succeeds: one step
                     flushmask.clear(t);
                     if ((state & KVM_VCPU_FLUSH_TLB) == 0) {
-                        c.guest().vmstat().inc(Counter.DEFERRED_FLUSHES);
+                        c.kernel().vmstat().inc(Counter.DEFERRED_FLUSHES);
                     }
                 }
             }
@@ -117,7 +118,8 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
         }
 
         @Override
-        public Object attach(Guest guest, Knobs knobs) {
+        public Object attach(Guest facade, Knobs knobs) {
+            Kernel guest = Kernel.of(facade);
             return new KvmBackend(guest, knobs);
         }
     }

@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.backends;
 
 import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.internal.profile.Costs;
@@ -24,16 +25,16 @@ import dev.pvtlb.stats.TimeCategory;
  */
 public final class RarBackend extends GuestTableFree {
 
-    RarBackend(Guest guest) {
+    RarBackend(Kernel guest) {
         super(guest.knobs());
     }
 
     @PvOp("flush_tlb_multi")
     public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
-        cpu.guest().vmstat().inc(Counter.NR_TLB_REMOTE_FLUSH);
+        cpu.kernel().vmstat().inc(Counter.NR_TLB_REMOTE_FLUSH);
         CpuCondition cond = NativeBackend.lazyFilter(knobs, info);
         cpu.call(new OneStep("smp_call_rar_many", c -> {
-            Guest g = c.guest();
+            Kernel g = c.kernel();
             Costs costs = g.costs();
             int n = 0;
             long ops = info.isFullFlush() ? 1 : info.pages();
@@ -57,7 +58,8 @@ public final class RarBackend extends GuestTableFree {
         }
 
         @Override
-        public Object attach(Guest guest, Knobs knobs) {
+        public Object attach(Guest facade, Knobs knobs) {
+            Kernel guest = Kernel.of(facade);
             return new RarBackend(guest);
         }
     }

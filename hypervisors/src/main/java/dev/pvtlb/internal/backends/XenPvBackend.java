@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.backends;
 
 import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.host.HostFlush;
 import dev.pvtlb.internal.host.HypercallIpi;
@@ -22,7 +23,7 @@ import dev.pvtlb.stats.Counter;
 public final class XenPvBackend extends GuestTableFree {
     private final HostFlush hostFlush;
 
-    XenPvBackend(Guest guest) {
+    XenPvBackend(Kernel guest) {
         super(guest.knobs());
         this.hostFlush = new HostFlush(guest);
         guest.ipiDelivery(new HypercallIpi(true));
@@ -37,8 +38,8 @@ public final class XenPvBackend extends GuestTableFree {
             CpuMask targets = new CpuMask(mask.nrCpus());
             targets.copyFrom(mask);
             boolean onePage = !info.isFullFlush() && info.end - info.start <= 4096;
-            c.guest().vmstat().inc(Counter.HYPERCALLS);
-            return c.guest().costs().hypercallNs
+            c.kernel().vmstat().inc(Counter.HYPERCALLS);
+            return c.kernel().costs().hypercallNs
                     + hostFlush.flush(c, targets, info, onePage ? HostFlush.Scope.PAGES : HostFlush.Scope.ALL);
         }));
     }
@@ -49,7 +50,8 @@ public final class XenPvBackend extends GuestTableFree {
         }
 
         @Override
-        public Object attach(Guest guest, Knobs knobs) {
+        public Object attach(Guest facade, Knobs knobs) {
+            Kernel guest = Kernel.of(facade);
             return new XenPvBackend(guest);
         }
     }

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.host;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.explore.ChoicePoint;
@@ -27,11 +27,11 @@ public final class HostFlush implements VcpuEntryHook {
         PAGES
     }
 
-    private final Guest guest;
+    private final Kernel guest;
     private final HostModel host;
     private final boolean[] pending;
 
-    public HostFlush(Guest guest) {
+    public HostFlush(Kernel guest) {
         this.guest = guest;
         this.pending = new boolean[guest.cpus().length];
         this.host = new HostModel(guest, this);

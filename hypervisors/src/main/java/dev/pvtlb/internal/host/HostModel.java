@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.host;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.explore.ChoicePoint;
 import dev.pvtlb.internal.sim.Engine;
@@ -24,7 +24,7 @@ public final class HostModel implements VcpuHost {
     /** Alternatives of each slice length. */
     static final int SLICE_POINTS = 16;
 
-    private final Guest guest;
+    private final Kernel guest;
     private final Engine engine;
     private final Pcpu[] pcpus;
     private final HostVcpu[] guestVcpus;
@@ -33,7 +33,7 @@ public final class HostModel implements VcpuHost {
     private final long sliceNs;
     private final long entryNs;
 
-    public HostModel(Guest guest, VcpuEntryHook hook) {
+    public HostModel(Kernel guest, VcpuEntryHook hook) {
         this.guest = guest;
         this.engine = guest.engine();
         this.hook = hook;

@@ -21,16 +21,16 @@ public final class HypercallIpi implements IpiDelivery {
 
     @Override
     public long send(Cpu from, Cpu[] targets, int count) {
-        Engine e = from.guest().engine();
-        Costs c = from.guest().costs();
+        Engine e = from.kernel().engine();
+        Costs c = from.kernel().costs();
         int calls = perTarget ? count : 1;
         long cost = calls * c.hypercallNs;
-        from.guest().vmstat().add(Counter.HYPERCALLS, calls);
+        from.kernel().vmstat().add(Counter.HYPERCALLS, calls);
         for (int i = 0; i < count; i++) {
             long latency = e.chooseInRange(ChoicePoint.IPI_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
             long sentAt = perTarget ? (i + 1) * c.hypercallNs : cost;
             targets[i].scheduleIpiArrival(e.now() + sentAt + latency);
-            from.guest().vmstat().inc(Counter.IPIS_SENT);
+            from.kernel().vmstat().inc(Counter.IPIS_SENT);
         }
         return cost;
     }

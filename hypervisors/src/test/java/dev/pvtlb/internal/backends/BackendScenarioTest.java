@@ -216,7 +216,7 @@ class BackendScenarioTest {
     void profileOverridesReachTheHostModel() {
         Profile p = Profile.load(Profile.DEFAULT).with(Map.of("host.slice.ns", 100_000.0), "test");
         GuestConfig cfg = GuestConfig.builder().topology(new Topology(1, 2, 1)).pcpus(1).backend("kvm").profile(p).build();
-        try (var g = dev.pvtlb.Guest.boot(cfg)) {
+        try (var g = dev.pvtlb.internal.kernel.Kernel.boot(cfg)) {
             assertEquals(100_000, g.costs().hostSliceNs);
             assertTrue(!g.cpu(1).vcpuRunning(), "two vCPUs on one pCPU: the second waits");
         }

@@ -18,7 +18,7 @@ final class IrqsOffSection extends KernelPath {
 
     @Override
     public long step(Cpu cpu) {
-        long now = cpu.guest().engine().now();
+        long now = cpu.kernel().engine().now();
         if (pc == 0) {
             cpu.irqDisable();
             start = now;

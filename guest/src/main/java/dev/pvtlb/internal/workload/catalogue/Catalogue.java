@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  */
 abstract class Catalogue implements Workload {
     static final long PAGE = 4096;
-    /** Guest memory of a catalogue scenario: small, so a schedule boots in microseconds. */
+    /** Kernel memory of a catalogue scenario: small, so a schedule boots in microseconds. */
     static final long MEMORY = 4L << 20;
 
     /** Region {@code i}: 2 MiB apart, so each has its own page-table page. */

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.workload.catalogue;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.smp.Topology;
@@ -37,7 +37,7 @@ public final class LazySpeculativeWalk extends Catalogue {
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Guest g, Params params) {
+    public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
         Mm mm = g.newMm();
         long r = map(mm, 1, 8);
         g.spawn("reader", mm, 1, new Sequence(List.of(sleep(300), touch(r, 8, 64, 0.0), sleep(12_000))));

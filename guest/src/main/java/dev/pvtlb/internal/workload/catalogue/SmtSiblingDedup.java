@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.workload.catalogue;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.sched.Op;
@@ -39,7 +39,7 @@ public final class SmtSiblingDedup extends Catalogue {
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Guest g, Params params) {
+    public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
         Mm mm = g.newMm();
         long r = map(mm, 1, 4);
         List<Op> zapper = new ArrayList<>(List.of(populate(r, 4), spin(1_000)));

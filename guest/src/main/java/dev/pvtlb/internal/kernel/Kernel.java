@@ -1,0 +1,446 @@
+package dev.pvtlb.internal.kernel;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.GuestConfig;
+import dev.pvtlb.GuestKnobs;
+import dev.pvtlb.ModelException;
+
+import dev.pvtlb.flush.FlushChecker;
+import dev.pvtlb.hazard.HazardLog;
+import dev.pvtlb.hazard.StepLog;
+import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.internal.mem.FrameAllocator;
+import dev.pvtlb.internal.mem.PhysMem;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.mmu.PageTables;
+import dev.pvtlb.internal.mmu.PagingStructureCache;
+import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.knob.KnobSpec;
+import dev.pvtlb.pvops.PvBackend;
+import dev.pvtlb.pvops.PvBackends;
+import dev.pvtlb.pvops.PvOps;
+import dev.pvtlb.pvops.PvOpsPatcher;
+import dev.pvtlb.internal.sched.IdleLoop;
+import dev.pvtlb.internal.sched.Program;
+import dev.pvtlb.internal.sched.Rcu;
+import dev.pvtlb.internal.sched.Speculation;
+import dev.pvtlb.internal.sched.Task;
+import dev.pvtlb.internal.sim.Chooser;
+import dev.pvtlb.internal.sim.Engine;
+import dev.pvtlb.internal.sim.Rng;
+import dev.pvtlb.internal.sim.SeededChooser;
+import dev.pvtlb.smp.BareMetalIpi;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.IpiDelivery;
+import dev.pvtlb.smp.Topology;
+import dev.pvtlb.smp.VcpuHost;
+import dev.pvtlb.stats.CpuTime;
+import dev.pvtlb.stats.TraceStream;
+import dev.pvtlb.stats.VmStat;
+import dev.pvtlb.internal.tlb.Tlb;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The kernel context of a booted guest: physical memory with its page tables, the CPUs with
+ * their TLBs, init_mm, the engine that runs them, and the pv_ops the kernel was patched with.
+ * The composition root of the model, and what kernel paths receive; a program sees it only
+ * through its public facade, {@link Guest}.
+ */
+public final class Kernel implements AutoCloseable {
+    /** How internal code crosses the facade (set once by {@link Guest}'s class initialisation). */
+    private static volatile FacadeAccess facadeAccess;
+
+    private final Guest facade;
+    private final GuestConfig config;
+    private final Profile profile;
+    private final Costs costs;
+    private final Knobs knobs;
+    private final GuestKnobs guestKnobs;
+    private Rng rng;
+    private final Engine engine;
+    private final PhysMem mem;
+    private final FrameAllocator allocator;
+    private final PageTables pageTables;
+    private final VmStat vmstat = new VmStat();
+    private final CpuTime cpuTime;
+    private final TraceStream trace = new TraceStream();
+    private final HazardLog hazards;
+    private final Speculation speculation;
+    private StepLog stepLog;
+    private final Topology topology;
+    private final Cpu[] cpus;
+    private final Rcu rcu;
+    private Mm initMm;
+    private final List<Mm> mms = new ArrayList<>();
+    private final List<Task> tasks = new ArrayList<>();
+    private PvOps pvOps;
+    private IpiDelivery ipiDelivery = new BareMetalIpi();
+    private VcpuHost vcpuHost;
+    private boolean mmCpumaskTracked = true;
+    private FlushChecker checker;
+    private long nextCtxId = 1;
+    private int liveTasks;
+
+    private Kernel(GuestConfig config, Chooser chooser, Guest facade) {
+        this.facade = facade;
+        this.config = config;
+        this.profile = config.profile();
+        this.costs = new Costs(profile);
+        this.knobs = knobsFor(config);
+        this.guestKnobs = new GuestKnobs(knobs);
+        this.rng = new Rng(config.seed());
+        this.engine = new Engine(chooser != null ? chooser : new SeededChooser(rng.forPurpose("chooser").nextLong()),
+                config.quantumNs());
+        this.topology = config.topology();
+        int n = topology.cpus();
+        this.mem = new PhysMem(config.memoryBytes());
+        this.allocator = new FrameAllocator(mem);
+        this.pageTables = new PageTables(allocator);
+        this.cpuTime = new CpuTime(n);
+        this.cpus = new Cpu[n];
+        int entries = profile.integer("tlb.entries");
+        int ways = profile.integer("tlb.ways");
+        for (int i = 0; i < n; i++) {
+            PagingStructureCache psc = new PagingStructureCache(profile.integer("psc.pml4e"),
+                    profile.integer("psc.pdpte"), profile.integer("psc.pde"));
+            cpus[i] = new Cpu(this, i, topology.socketOf(i), topology.coreOf(i), topology.threadOf(i),
+                    new Tlb(entries, ways), psc);
+        }
+        if (config.sharedSmtTlb() && topology.threadsPerCore() > 1) {
+            for (int i = 0; i < n; i++) {
+                if (topology.threadOf(i) != 0) {
+                    continue;
+                }
+                int[] sib = topology.siblingsOf(i);
+                Tlb shared = new Tlb(entries, ways);
+                for (int t = 0; t < sib.length; t++) {
+                    Cpu[] others = new Cpu[sib.length - 1];
+                    int k = 0;
+                    for (int s : sib) {
+                        if (s != sib[t]) {
+                            others[k++] = cpus[s];
+                        }
+                    }
+                    // Thread t uses hardware PCIDs t*8+1 .. t*8+6 so the threads' tags never collide.
+                    cpus[sib[t]].shareTlb(shared, others, t * 8);
+                }
+            }
+        }
+        this.hazards = new HazardLog(this);
+        for (Cpu c : cpus) {
+            c.walker().observer(hazards);
+        }
+        this.speculation = config.speculativeWalks() ? new Speculation(this) : null;
+        this.rcu = new Rcu(this, n);
+        access().bind(facade, this);
+        start();
+    }
+
+    /** What boot does after building the machine: init_mm, idle loops, pv_ops patching. */
+    private void start() {
+        this.initMm = new Mm(0, nextCtxId++, pageTables.allocPgd(), cpus.length, true);
+        for (Cpu c : cpus) {
+            c.reset(initMm);
+            c.call(new IdleLoop(c));
+            c.enqueue(0);
+        }
+        // Boot-time patching: the backend installs its host model, then pv_ops is generated.
+        PvBackend backend = config.backend();
+        this.pvOps = PvOpsPatcher.patch(backend.name(), backend.attach(facade, knobs), facade, config.tracePvOps());
+    }
+
+    /**
+     * Puts this guest back in the state {@link #boot} leaves it in, with {@code chooser}
+     * answering its choice points: memory, TLBs and caches emptied, counters and hazards
+     * cleared, no process or task, the backend attached again. The explorer runs schedule after
+     * schedule on one guest this way instead of allocating a new machine each time; a reset
+     * guest behaves exactly as a freshly booted one with the same configuration.
+     */
+    public void reset(Chooser chooser) {
+        rng = new Rng(config.seed());
+        engine.reset();
+        engine.chooser(chooser != null ? chooser : new SeededChooser(rng.forPurpose("chooser").nextLong()));
+        allocator.reset();
+        vmstat.reset();
+        cpuTime.reset();
+        trace.clear();
+        hazards.clear();
+        hazards.listener(null);
+        stepLog = null;
+        rcu.reset();
+        mms.clear();
+        tasks.clear();
+        liveTasks = 0;
+        nextCtxId = 1;
+        ipiDelivery = new BareMetalIpi();
+        vcpuHost = null;
+        mmCpumaskTracked = true;
+        checker = null;
+        for (Cpu c : cpus) {
+            c.resetHard();
+        }
+        start();
+    }
+
+    /** The guest's knobs plus the chosen backend's; a knob of another backend is refused by name. */
+    private static Knobs knobsFor(GuestConfig config) {
+        List<KnobSpec> specs = new ArrayList<>(GuestKnobs.SPECS);
+        specs.addAll(config.backend().knobs());
+        for (String k : config.knobs().keySet()) {
+            if (specs.stream().noneMatch(s -> s.name().equals(k))) {
+                PvBackend owner = PvBackends.ownerOf(k);
+                if (owner != null) {
+                    throw new ModelException("knob " + k + " belongs to backend " + owner.name() + ", not "
+                            + config.backend().name() + " (use --backend " + owner.name() + ")");
+                }
+            }
+        }
+        return Knobs.of(specs, config.knobs());
+    }
+
+    /**
+     * Boots the kernel behind {@code facade}: memory, CPUs, init_mm, pv_ops patched to the
+     * configured backend (which is handed the facade); every CPU starts in its idle loop.
+     * {@code chooser} answers the choice points from the first one on (null: seeded random).
+     */
+    public static Kernel boot(GuestConfig config, Chooser chooser, Guest facade) {
+        return new Kernel(config, chooser, facade);
+    }
+
+    /** Boots a guest and returns its kernel (the explorer, tests and benchmarks work on it). */
+    public static Kernel boot(GuestConfig config, Chooser chooser) {
+        return of(access().boot(config, chooser));
+    }
+
+    /** Boots a guest with seeded choices and returns its kernel. */
+    public static Kernel boot(GuestConfig config) {
+        return boot(config, null);
+    }
+
+    /** The kernel behind a guest. */
+    public static Kernel of(Guest guest) {
+        return access().kernel(guest);
+    }
+
+    /** Called once, by {@link Guest}'s class initialisation. */
+    public static void facadeAccess(FacadeAccess access) {
+        if (facadeAccess != null) {
+            throw new IllegalStateException("facade access set twice");
+        }
+        facadeAccess = access;
+    }
+
+    private static FacadeAccess access() {
+        FacadeAccess a = facadeAccess;
+        if (a == null) {
+            try { // initialising Guest registers it
+                Class.forName(Guest.class.getName(), true, Guest.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException(e);
+            }
+            a = facadeAccess;
+        }
+        return a;
+    }
+
+    /** The public facade of this kernel. */
+    public Guest facade() {
+        return facade;
+    }
+
+    // ------------------------------------------------------------------ building a workload
+
+    /** mm_alloc() for a new process. */
+    public Mm newMm() {
+        Mm mm = new Mm(mms.size() + 1, nextCtxId++, pageTables.allocPgd(), cpus.length, false);
+        mms.add(mm);
+        return mm;
+    }
+
+    /** Creates a runnable task of {@code mm} pinned to {@code cpu}. */
+    public Task spawn(String name, Mm mm, int cpu, Program program) {
+        if (cpu < 0 || cpu >= cpus.length) {
+            throw new ModelException("task " + name + " pinned to cpu" + cpu + " but the guest has " + cpus.length + " CPUs");
+        }
+        Task t = new Task(tasks.size(), name, mm, cpus[cpu], program, rng.forPurpose("task/" + tasks.size()));
+        mm.get();
+        tasks.add(t);
+        cpus[cpu].runQueue.add(t);
+        cpus[cpu].wake();
+        liveTasks++;
+        return t;
+    }
+
+    /** Called when a task's program ended. */
+    public void taskExited(Task t) {
+        liveTasks--;
+    }
+
+    public int liveTasks() {
+        return liveTasks;
+    }
+
+    // ------------------------------------------------------------------ running
+
+    /** Runs until every task has exited and nothing is left to do, or {@code untilNs}. */
+    public void run(long untilNs) {
+        engine.run(untilNs, Long.MAX_VALUE);
+    }
+
+    /** Runs at most {@code steps} more steps. */
+    public void runSteps(long steps) {
+        engine.run(Long.MAX_VALUE, steps);
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    public GuestConfig config() {
+        return config;
+    }
+
+    public Profile profile() {
+        return profile;
+    }
+
+    public Costs costs() {
+        return costs;
+    }
+
+    public Knobs knobValues() {
+        return knobs;
+    }
+
+    public GuestKnobs knobs() {
+        return guestKnobs;
+    }
+
+    public Rng rng() {
+        return rng;
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    public PhysMem mem() {
+        return mem;
+    }
+
+    public FrameAllocator allocator() {
+        return allocator;
+    }
+
+    public PageTables pageTables() {
+        return pageTables;
+    }
+
+    public VmStat vmstat() {
+        return vmstat;
+    }
+
+    public CpuTime cpuTime() {
+        return cpuTime;
+    }
+
+    /** The hazard detectors' findings (always on). */
+    public HazardLog hazards() {
+        return hazards;
+    }
+
+    /** Speculative walks of lazy CPUs, or null when the scenario does not model them. */
+    public Speculation speculation() {
+        return speculation;
+    }
+
+    /** The readable step log, or null when steps are not being logged. */
+    public StepLog stepLog() {
+        return stepLog;
+    }
+
+    /** Starts logging every step (and trace event) into {@code log}. */
+    public void stepLog(StepLog log) {
+        this.stepLog = log;
+        trace.subscribe(e -> log.add(e.time(), e.cpu(), e.describe()));
+    }
+
+    public TraceStream trace() {
+        return trace;
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public Cpu[] cpus() {
+        return cpus;
+    }
+
+    public Cpu cpu(int id) {
+        return cpus[id];
+    }
+
+    public Rcu rcu() {
+        return rcu;
+    }
+
+    public Mm initMm() {
+        return initMm;
+    }
+
+    public List<Mm> mms() {
+        return Collections.unmodifiableList(mms);
+    }
+
+    public List<Task> tasks() {
+        return Collections.unmodifiableList(tasks);
+    }
+
+    public PvOps pvOps() {
+        return pvOps;
+    }
+
+    public IpiDelivery ipiDelivery() {
+        return ipiDelivery;
+    }
+
+    public void ipiDelivery(IpiDelivery d) {
+        this.ipiDelivery = d;
+    }
+
+    /** The host model the vCPUs run on, or null on bare metal. */
+    public VcpuHost vcpuHost() {
+        return vcpuHost;
+    }
+
+    public void vcpuHost(VcpuHost h) {
+        this.vcpuHost = h;
+    }
+
+    /**
+     * Whether switch_mm maintains mm_cpumask. A backend that does not need the mask for
+     * flushing may stop maintaining it (arm64), which is only safe while nothing relies on it.
+     */
+    public boolean mmCpumaskTracked() {
+        return mmCpumaskTracked;
+    }
+
+    public void mmCpumaskTracked(boolean on) {
+        this.mmCpumaskTracked = on;
+    }
+
+    public FlushChecker checker() {
+        return checker;
+    }
+
+    public void checker(FlushChecker c) {
+        this.checker = c;
+    }
+
+    @Override
+    public void close() {
+        mem.close();
+    }
+}
