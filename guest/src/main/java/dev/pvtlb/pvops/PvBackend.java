@@ -29,8 +29,10 @@ public interface PvBackend {
     }
 
     /**
-     * Installs the backend into a freshly booted guest (host model, IPI delivery, per-CPU
-     * state) and returns the object whose {@link PvOp} methods implement pv_ops.
+     * Installs the backend into a freshly booted guest and returns what it wires in: the
+     * object whose {@link PvOp} methods implement pv_ops, or an {@link Attachment} holding it
+     * with the IPI delivery, vCPU host and {@code mm_cpumask} policy the backend brings. Called
+     * once per boot (and again when the explorer resets the guest).
      */
     Object attach(Guest guest, Knobs knobs);
 }

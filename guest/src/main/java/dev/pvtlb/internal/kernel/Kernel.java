@@ -17,6 +17,7 @@ import dev.pvtlb.internal.mmu.PagingStructureCache;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.internal.profile.Profile;
 import dev.pvtlb.knob.KnobSpec;
+import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.PvBackend;
 import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.pvops.PvOps;
@@ -149,7 +150,17 @@ public final class Kernel implements AutoCloseable {
         }
         // Boot-time patching: the backend installs its host model, then pv_ops is generated.
         PvBackend backend = config.backend();
-        this.pvOps = PvOpsPatcher.patch(backend.name(), backend.attach(facade, knobs), facade, config.tracePvOps());
+        Object attached = backend.attach(facade, knobs);
+        Object ops = attached;
+        if (attached instanceof Attachment a) {
+            ops = a.ops();
+            if (a.ipiDelivery() != null) {
+                ipiDelivery = a.ipiDelivery();
+            }
+            vcpuHost = a.vcpuHost();
+            mmCpumaskTracked = a.mmCpumaskTracked();
+        }
+        this.pvOps = PvOpsPatcher.patch(backend.name(), ops, facade, config.tracePvOps());
     }
 
     /**
@@ -406,18 +417,12 @@ public final class Kernel implements AutoCloseable {
         return ipiDelivery;
     }
 
-    public void ipiDelivery(IpiDelivery d) {
-        this.ipiDelivery = d;
-    }
 
     /** The host model the vCPUs run on, or null on bare metal. */
     public VcpuHost vcpuHost() {
         return vcpuHost;
     }
 
-    public void vcpuHost(VcpuHost h) {
-        this.vcpuHost = h;
-    }
 
     /**
      * Whether switch_mm maintains mm_cpumask. A backend that does not need the mask for
@@ -427,9 +432,6 @@ public final class Kernel implements AutoCloseable {
         return mmCpumaskTracked;
     }
 
-    public void mmCpumaskTracked(boolean on) {
-        this.mmCpumaskTracked = on;
-    }
 
     public FlushChecker checker() {
         return checker;

@@ -7,6 +7,7 @@ import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.pvops.NativeBackend;
+import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
@@ -38,9 +39,6 @@ public final class Arm64Backend extends GuestTableFree {
     Arm64Backend(Kernel guest, Knobs k) {
         super(guest.knobs());
         this.broadcast = k.get(FLUSH.name()).equals("broadcast");
-        if (k.get(MM_CPUMASK.name()).equals("stale")) {
-            guest.mmCpumaskTracked(false);
-        }
     }
 
     /** The broadcast path: every CPU of the domain invalidates; the initiator waits in DSB ISH. */
@@ -80,8 +78,8 @@ public final class Arm64Backend extends GuestTableFree {
 
         @Override
         public Object attach(Guest facade, Knobs knobs) {
-            Kernel guest = Kernel.of(facade);
-            return new Arm64Backend(guest, knobs);
+            Arm64Backend b = new Arm64Backend(Kernel.of(facade), knobs);
+            return Attachment.of(b).withMmCpumaskTracked(!knobs.get(MM_CPUMASK.name()).equals("stale"));
         }
     }
 }

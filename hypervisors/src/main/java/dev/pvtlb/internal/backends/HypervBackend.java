@@ -8,6 +8,7 @@ import dev.pvtlb.internal.host.HypercallIpi;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.pvops.NativeBackend;
+import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
@@ -40,7 +41,6 @@ public final class HypervBackend extends GuestTableFree {
         super(guest.knobs());
         this.ex = k.bool(EX.name());
         this.hostFlush = new HostFlush(guest);
-        guest.ipiDelivery(new HypercallIpi(false));
     }
 
     @PvOp("flush_tlb_multi")
@@ -83,8 +83,8 @@ public final class HypervBackend extends GuestTableFree {
 
         @Override
         public Object attach(Guest facade, Knobs knobs) {
-            Kernel guest = Kernel.of(facade);
-            return new HypervBackend(guest, knobs);
+            HypervBackend b = new HypervBackend(Kernel.of(facade), knobs);
+            return Attachment.of(b).withIpiDelivery(new HypercallIpi(false)).withVcpuHost(b.hostFlush.host());
         }
     }
 }

@@ -10,6 +10,7 @@ import dev.pvtlb.internal.host.VcpuEntryHook;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.pvops.NativeBackend;
+import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
@@ -51,8 +52,6 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
         this.plainWrite = k.get(HOST_CLEAR.name()).equals("plain-write");
         this.preempted = new byte[guest.cpus().length];
         this.host = new HostModel(guest, this);
-        // KVM_FEATURE_PV_SEND_IPI: one KVM_HC_SEND_IPI hypercall per IPI bitmap.
-        guest.ipiDelivery(new HypercallIpi(false));
     }
 
     @PvOp("flush_tlb_multi")
@@ -119,8 +118,9 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
 
         @Override
         public Object attach(Guest facade, Knobs knobs) {
-            Kernel guest = Kernel.of(facade);
-            return new KvmBackend(guest, knobs);
+            KvmBackend b = new KvmBackend(Kernel.of(facade), knobs);
+            // KVM_FEATURE_PV_SEND_IPI: one KVM_HC_SEND_IPI hypercall per IPI bitmap.
+            return Attachment.of(b).withIpiDelivery(new HypercallIpi(false)).withVcpuHost(b.host);
         }
     }
 }

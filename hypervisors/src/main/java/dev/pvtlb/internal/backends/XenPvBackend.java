@@ -6,6 +6,7 @@ import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.host.HostFlush;
 import dev.pvtlb.internal.host.HypercallIpi;
 import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
@@ -26,7 +27,6 @@ public final class XenPvBackend extends GuestTableFree {
     XenPvBackend(Kernel guest) {
         super(guest.knobs());
         this.hostFlush = new HostFlush(guest);
-        guest.ipiDelivery(new HypercallIpi(true));
     }
 
     @PvOp("flush_tlb_multi")
@@ -51,8 +51,9 @@ public final class XenPvBackend extends GuestTableFree {
 
         @Override
         public Object attach(Guest facade, Knobs knobs) {
-            Kernel guest = Kernel.of(facade);
-            return new XenPvBackend(guest);
+            XenPvBackend b = new XenPvBackend(Kernel.of(facade));
+            // Event channels: one hypercall per target.
+            return Attachment.of(b).withIpiDelivery(new HypercallIpi(true)).withVcpuHost(b.hostFlush.host());
         }
     }
 }

@@ -37,6 +37,11 @@ public final class HostFlush implements VcpuEntryHook {
         this.host = new HostModel(guest, this);
     }
 
+    /** The host model this flush runs on: which vCPUs run (wired into the guest at attach). */
+    public HostModel host() {
+        return host;
+    }
+
     /**
      * The host side of one flush hypercall from {@code cpu} for {@code targets}: returns its
      * cost to the caller beyond the hypercall itself; sets {@code info.localFlushed} when the

@@ -78,7 +78,6 @@ public final class HostModel implements VcpuHost {
             }
             armTimer(pc);
         }
-        guest.vcpuHost(this);
     }
 
     public HostVcpu vcpu(int guestCpu) {
