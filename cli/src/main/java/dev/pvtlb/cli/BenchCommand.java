@@ -4,7 +4,7 @@ import dev.pvtlb.Guest;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.explore.RandomStrategy;
-import dev.pvtlb.internal.json.Json;
+import dev.pvtlb.report.Json;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;

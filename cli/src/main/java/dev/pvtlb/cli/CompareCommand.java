@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;

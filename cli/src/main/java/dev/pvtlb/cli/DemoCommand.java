@@ -1,5 +1,7 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.report.ProgressBar;
+import dev.pvtlb.report.Html;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.pvops.PvBackends;
@@ -85,9 +87,9 @@ final class DemoCommand implements Callable<Integer> {
                 + "body{font-family:sans-serif;margin:2em;max-width:1100px}pre{background:#f6f6f6;padding:1em;overflow-x:auto}"
                 + "svg{margin:0.5em 1em 0.5em 0}</style></head><body>\n");
         page.append(c.body("pvtlb demo: every backend on " + WORKLOAD));
-        page.append("<h2>Schedule exploration: ").append(Fmt.html(hazard)).append(" on ").append(Fmt.html(hazardBackend))
-                .append(" with ").append(Fmt.html(String.join(" ", hazardSets))).append("</h2>\n<pre>")
-                .append(Fmt.html(ex.toString())).append("</pre>\n</body></html>\n");
+        page.append("<h2>Schedule exploration: ").append(Html.escape(hazard)).append(" on ").append(Html.escape(hazardBackend))
+                .append(" with ").append(Html.escape(String.join(" ", hazardSets))).append("</h2>\n<pre>")
+                .append(Html.escape(ex.toString())).append("</pre>\n</body></html>\n");
         Files.writeString(html, page.toString(), StandardCharsets.UTF_8);
         out.printf("%nwrote %s%n", html);
         return 0;

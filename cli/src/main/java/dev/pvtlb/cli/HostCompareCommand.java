@@ -7,7 +7,7 @@ import dev.pvtlb.nativebridge.hostbench.HostBenchResult;
 import dev.pvtlb.nativebridge.hostbench.Metric;
 import dev.pvtlb.nativebridge.probe.HostProbe;
 import dev.pvtlb.internal.profile.Profile;
-import dev.pvtlb.internal.json.Json;
+import dev.pvtlb.report.Json;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;

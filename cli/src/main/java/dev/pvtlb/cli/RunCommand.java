@@ -1,5 +1,8 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.report.RunReportJson;
+import dev.pvtlb.report.ProgressBar;
+import dev.pvtlb.report.Figures;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
@@ -52,11 +55,11 @@ final class RunCommand implements Callable<Integer> {
         out.flush();
         ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), quiet);
         RunReport r = Runner.run(s, (rep, n, steps, ns) -> bar.update(rep, n, "rep " + (rep + 1) + "/" + n + ", "
-                + steps / 1000 + "k steps, " + Fmt.num(ns / 1e6) + " ms simulated"));
+                + steps / 1000 + "k steps, " + Figures.num(ns / 1e6) + " ms simulated"));
         bar.done();
         printBody(r, out);
         if (json != null) {
-            Files.writeString(json, r.toJson(), StandardCharsets.UTF_8);
+            Files.writeString(json, RunReportJson.toJson(r), StandardCharsets.UTF_8);
         }
         if (csv != null || html != null) {
             Comparison c = new Comparison(r.scenario(), null, List.of(""), List.of(r.backend()), new RunReport[][] {{r}});
@@ -73,8 +76,8 @@ final class RunCommand implements Callable<Integer> {
         out.printf("knobs    %s%n", r.knobs());
         out.println();
         out.printf("%-32s %14s %12s%n", "metric", "mean", "(stdev)");
-        r.metrics().forEach((k, m) -> out.printf("%-32s %14s %12s %s%n", k, Fmt.num(m.mean()),
-                "(" + Fmt.num(m.stdev()) + ")", m.unit()));
+        r.metrics().forEach((k, m) -> out.printf("%-32s %14s %12s %s%n", k, Figures.num(m.mean()),
+                "(" + Figures.num(m.stdev()) + ")", m.unit()));
         out.println();
         out.printf("%-32s %14s%n", "counter", "value");
         r.counters().forEach((k, v) -> out.printf("%-32s %14d%n", k, v));

@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.report.RunReportJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,7 +52,7 @@ class ScenarioFileTest {
                 """);
         Scenario built = Scenario.of("munmap-storm").seed(9).set("threads", "4").set("ops", "3").set("topology", "1x2x2")
                 .set("smt.sharedTlb", "true").set("native.smtSiblingDedup", "true");
-        assertEquals(WorkloadBehaviourTest.strip(Runner.run(built).toJson()), WorkloadBehaviourTest.strip(Runner.run(file).toJson()));
+        assertEquals(WorkloadBehaviourTest.strip(RunReportJson.toJson(Runner.run(built))), WorkloadBehaviourTest.strip(RunReportJson.toJson(Runner.run(file))));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.pvtlb.study;
 
+import dev.pvtlb.report.OneLine;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.explore.ChoiceSource;
 import dev.pvtlb.explore.ExploreResult;
@@ -103,7 +104,7 @@ public record Campaign(String scenario, String backend, Map<String, String> sets
             try {
                 c.scenario(v);
             } catch (ModelException e) {
-                throw new ModelException(file + ": explore.variants[" + v + "]: " + Study.oneLine(e.getMessage()));
+                throw new ModelException(file + ": explore.variants[" + v + "]: " + OneLine.of(e.getMessage()));
             }
         }
         return c;
