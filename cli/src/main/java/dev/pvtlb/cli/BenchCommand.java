@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.Guest;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
@@ -91,6 +92,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        ReportFile.check(json, "--json");
         PrintWriter out = spec.commandLine().getOut();
         if (repeat < 1 || repeat > 100) {
             throw new IllegalArgumentException("--repeat must be between 1 and 100, got " + repeat);
@@ -149,7 +151,7 @@ final class BenchCommand implements Callable<Integer> {
         if (json != null) {
             Map<String, Object> root = new LinkedHashMap<>();
             root.put("entries", entries);
-            Files.writeString(json, Json.write(root), StandardCharsets.UTF_8);
+            ReportFile.write(json, "--json", Json.write(root));
         }
         return 0;
     }

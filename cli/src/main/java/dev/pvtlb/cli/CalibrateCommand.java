@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.probe.HostProbe;
@@ -37,7 +38,7 @@ final class CalibrateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        HostRunOptions.checkDirectoryOf(out, "--out");
+        ReportFile.check(out, "--out");
         NativeOs os = host.os();
         int[] cpus = host.cpus(os);
         int remote = threads != null ? threads : Math.max(1, cpus.length - 1);
@@ -48,7 +49,7 @@ final class CalibrateCommand implements Callable<Integer> {
             spec.commandLine().getOut().print(yaml);
             spec.commandLine().getOut().flush();
         } else {
-            Files.writeString(out, yaml, StandardCharsets.UTF_8);
+            ReportFile.write(out, "--out", yaml);
             spec.commandLine().getOut().printf("wrote %s (use it: pvtlb run SCENARIO --set profile=%s)%n", out, out);
             spec.commandLine().getOut().flush();
         }

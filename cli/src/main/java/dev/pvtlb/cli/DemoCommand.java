@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.Html;
 import dev.pvtlb.explore.ExploreResult;
@@ -58,6 +59,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        ReportFile.check(html, "--html");
         PrintWriter out = spec.commandLine().getOut();
         // native first: the bare-metal baseline every other backend's change is measured against.
         List<String> names = new java.util.ArrayList<>(PvBackends.all().keySet());
@@ -90,7 +92,7 @@ final class DemoCommand implements Callable<Integer> {
         page.append("<h2>Schedule exploration: ").append(Html.escape(hazard)).append(" on ").append(Html.escape(hazardBackend))
                 .append(" with ").append(Html.escape(String.join(" ", hazardSets))).append("</h2>\n<pre>")
                 .append(Html.escape(ex.toString())).append("</pre>\n</body></html>\n");
-        Files.writeString(html, page.toString(), StandardCharsets.UTF_8);
+        ReportFile.write(html, "--html", page.toString());
         out.printf("%nwrote %s%n", html);
         return 0;
     }

@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
@@ -61,8 +62,16 @@ final class ExploreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (budget < 1 || seconds <= 0) {
-            throw new ModelException("--budget must be >= 1 and --seconds > 0");
+        ReportFile.check(trace, "--trace");
+        if (budget < 1 || !(seconds > 0) || Double.isInfinite(seconds)) {
+            throw new ModelException("--budget must be >= 1 and --seconds a number > 0");
+        }
+        // Checked whatever the strategy, so a typo is not silently ignored by one that does not use it.
+        if (depth < 1 || depth > 64) {
+            throw new ModelException("--depth must be between 1 and 64, got " + depth);
+        }
+        if (bound < 0 || bound > 64) {
+            throw new ModelException("--bound must be between 0 and 64, got " + bound);
         }
         Scenario s = ScenarioArgs.build(scenario, backend, sets, seed, null);
         Strategy st;
@@ -91,7 +100,7 @@ final class ExploreCommand implements Callable<Integer> {
         if (trace != null) {
             TraceFile f = new TraceFile(scenario, backend, seed, s.settings(), r.hazard().kind(), r.hazard().cpu(),
                     r.hazard().timeNs(), r.shrunk());
-            Files.writeString(trace, f.write(r.trace()), StandardCharsets.UTF_8);
+            ReportFile.write(trace, "--trace", f.write(r.trace()));
             out.println();
             out.println("trace written to " + trace + " (pvtlb replay " + trace + ")");
         }

@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.hostbench.HostBench;
@@ -39,11 +40,12 @@ final class HostCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            ReportFile.check(json, "--json");
             var report = new HostProbe().probe();
             spec.commandLine().getOut().print(report.render());
             spec.commandLine().getOut().flush();
             if (json != null) {
-                Files.writeString(json, Json.write(report.toMap()), StandardCharsets.UTF_8);
+                ReportFile.write(json, "--json", Json.write(report.toMap()));
             }
             return 0;
         }
@@ -71,6 +73,7 @@ final class HostCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            ReportFile.check(json, "--json");
             NativeOs os = NativeOs.select(bridge);
             HostRunOptions.checkThreads(threads);
             int[] cpuList = HostCpus.parse(cpus, os.onlineCpus());
@@ -85,7 +88,7 @@ final class HostCommand implements Runnable {
                 }
             });
             if (json != null) {
-                Files.writeString(json, Json.write(r.toMap()), StandardCharsets.UTF_8);
+                ReportFile.write(json, "--json", Json.write(r.toMap()));
             }
             return 0;
         }

@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.hostbench.HostBench;
@@ -70,7 +71,7 @@ final class HostCompareCommand implements Callable<Integer> {
         // Every check that can fail comes before the first measurement.
         ComparedScenario compared = ComparedScenario.named(scenario);
         HostRunOptions.checkThreads(threads);
-        HostRunOptions.checkDirectoryOf(json, "--json");
+        ReportFile.check(json, "--json");
         NativeOs os = host.os();
         int[] cpus = host.cpus(os);
         BenchLimits limits = host.limits();
@@ -102,8 +103,7 @@ final class HostCompareCommand implements Callable<Integer> {
             List<String> notes = notes(h, remoteFlush, e.backend());
             print(spec.commandLine().getOut(), compared, h, remoteFlush, e, settings, calibrated, rows, notes);
             if (json != null) {
-                Files.writeString(json, Json.write(toMap(compared, h, remoteFlush, e, settings, calibrated, rows, notes)),
-                        StandardCharsets.UTF_8);
+                ReportFile.write(json, "--json", Json.write(toMap(compared, h, remoteFlush, e, settings, calibrated, rows, notes)));
             }
             return 0;
         } finally {

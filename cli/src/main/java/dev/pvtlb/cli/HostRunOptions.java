@@ -40,14 +40,6 @@ final class HostRunOptions {
         return new BenchLimits(iterations, d.pages(), d.maxRun());
     }
 
-    /** A file to write after minutes of measuring: its directory must exist before the first one. */
-    static void checkDirectoryOf(Path file, String option) {
-        Path dir = file == null ? null : file.toAbsolutePath().getParent();
-        if (dir != null && !Files.isDirectory(dir)) {
-            throw new ModelException(option + " " + file + ": no such directory " + dir);
-        }
-    }
-
     static void checkThreads(int threads) {
         if (threads < 1 || threads > 1024) {
             throw new ModelException("--threads must be between 1 and 1024, got " + threads);

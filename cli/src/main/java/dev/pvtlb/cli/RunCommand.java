@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.report.RunReportJson;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.Figures;
@@ -48,6 +49,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        ReportFile.check(json, "--json");
+        ReportFile.check(csv, "--csv");
+        ReportFile.check(html, "--html");
         Scenario s = ScenarioArgs.build(selection.scenario, selection.backend, selection.sets, seed, reps);
         // The header is known before the run: print it at once, so a long run shows what it is.
         PrintWriter out = spec.commandLine().getOut();
@@ -59,7 +63,7 @@ final class RunCommand implements Callable<Integer> {
         bar.done();
         printBody(r, out);
         if (json != null) {
-            Files.writeString(json, RunReportJson.toJson(r), StandardCharsets.UTF_8);
+            ReportFile.write(json, "--json", RunReportJson.toJson(r));
         }
         if (csv != null || html != null) {
             Comparison c = new Comparison(r.scenario(), null, List.of(""), List.of(r.backend()), new RunReport[][] {{r}});

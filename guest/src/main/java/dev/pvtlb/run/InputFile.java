@@ -40,8 +40,7 @@ public final class InputFile {
                 throw new ModelException(name + ": " + kind + " larger than " + maxBytes + " bytes");
             }
         } catch (IOException | SecurityException e) {
-            throw new ModelException(name + ": cannot read: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : " " + e.getMessage()));
+            throw new ModelException(name + ": cannot read: " + reason(e));
         }
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
@@ -49,5 +48,25 @@ public final class InputFile {
         } catch (CharacterCodingException e) {
             throw new ModelException(name + ": not a " + kind + " (not UTF-8 text)");
         }
+    }
+
+    /**
+     * Why a file operation failed, in words (not the exception's class name, which the one-line
+     * errors leave out): "permission denied", "no such file or directory", or the system's reason.
+     */
+    public static String reason(Exception e) {
+        if (e instanceof java.nio.file.AccessDeniedException || e instanceof SecurityException) {
+            return "permission denied";
+        }
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof java.nio.file.NotDirectoryException) {
+            return "not a directory";
+        }
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return e.getMessage() == null ? "I/O error" : e.getMessage();
     }
 }

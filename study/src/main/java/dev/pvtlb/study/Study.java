@@ -226,9 +226,11 @@ public record Study(String file, String scenario, String backend, Map<String, St
                 });
             }
         }
-        // Every run as a whole (a knob may clash with a backend axis only in combination).
+        // Every run as a whole (a knob may clash with a backend axis only in combination), down to
+        // its guest configuration, which reads a profile file: a missing one fails here, before
+        // the output directory is made, not in the first run.
         for (StudyRun r : runs()) {
-            check("run " + r.index() + " " + r.point(), () -> scenario(r));
+            check("run " + r.index() + " " + r.point(), () -> scenario(r).guestConfig(0));
         }
     }
 

@@ -2,8 +2,10 @@ package dev.pvtlb.study;
 
 import dev.pvtlb.ModelException;
 import dev.pvtlb.report.Csv;
+import dev.pvtlb.run.InputFile;
 import dev.pvtlb.report.OneLine;
 import dev.pvtlb.report.ProgressBar;
+import dev.pvtlb.report.ReportFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -51,18 +53,14 @@ public final class Sweep {
      * Checks that {@code dir} can be the output directory before anything runs. An empty file in
      * the way, typically made by the shell for a redirect of this very command ({@code pvtlb sweep S
      * --out X > X}), holds nothing, so it is removed to become the directory (our stdout, if it was
-     * that file, keeps writing to the unlinked file).
+     * that file, keeps writing to the unlinked file). The directory's parent must exist: a missing
+     * one is more likely a typo than a wish for a tree of new directories.
      */
     public static void prepareOutputDirectory(Path dir) throws IOException {
         if (Files.isRegularFile(dir) && Files.size(dir) == 0) {
             Files.delete(dir);
-        } else if (Files.exists(dir) && !Files.isDirectory(dir)) {
-            throw new ModelException("--out " + dir + " is a file, not a directory");
         }
-        Path parent = dir.toAbsolutePath().getParent();
-        if (parent != null && Files.exists(parent) && !Files.isDirectory(parent)) {
-            throw new ModelException("--out " + dir + ": " + parent + " is a file, not a directory");
-        }
+        ReportFile.checkDirectoryToMake(dir, "--out");
     }
 
     /**
@@ -73,12 +71,8 @@ public final class Sweep {
         prepareOutputDirectory(dir);
         try {
             Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new ModelException("--out " + dir + ": cannot create the directory: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : " " + e.getMessage()));
-        }
-        if (!Files.isWritable(dir)) {
-            throw new ModelException("--out " + dir + ": the directory is not writable");
+        } catch (IOException | SecurityException e) {
+            throw new ModelException("--out " + dir + ": cannot create the directory: " + InputFile.reason(e));
         }
         return study.isCampaign() ? campaign(cluster, master, conf) : grid(cluster, master, conf);
     }
