@@ -1,10 +1,10 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.report.ReportFile;
+import dev.pvtlb.internal.profile.Profile;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.probe.HostProbe;
-import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.report.ReportFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,9 +12,9 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code pvtlb calibrate}: measure this host's primitive costs and write them as a profile

@@ -1,7 +1,7 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.nativebridge.hostbench.Metric;
 import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.nativebridge.hostbench.Metric;
 import dev.pvtlb.report.Json;
 import java.util.ArrayList;
 import java.util.Collections;

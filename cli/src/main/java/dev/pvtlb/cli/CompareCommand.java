@@ -1,8 +1,8 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.report.ReportFile;
-import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.ModelException;
+import dev.pvtlb.report.ProgressBar;
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;

@@ -1,10 +1,10 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.report.SvgChart;
+import dev.pvtlb.report.Csv;
 import dev.pvtlb.report.Figures;
 import dev.pvtlb.report.Html;
-import dev.pvtlb.report.Csv;
 import dev.pvtlb.report.Json;
+import dev.pvtlb.report.SvgChart;
 import dev.pvtlb.run.RunReport;
 import java.io.PrintWriter;
 import java.util.ArrayList;

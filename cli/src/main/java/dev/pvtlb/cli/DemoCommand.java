@@ -1,11 +1,11 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.report.ReportFile;
-import dev.pvtlb.report.ProgressBar;
-import dev.pvtlb.report.Html;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.pvops.PvBackends;
+import dev.pvtlb.report.Html;
+import dev.pvtlb.report.ProgressBar;
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.Scenario;
 import java.io.IOException;
 import java.io.PrintWriter;

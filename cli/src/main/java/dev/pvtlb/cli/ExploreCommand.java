@@ -1,11 +1,11 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.explore.Strategy;
 import dev.pvtlb.explore.TraceFile;
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.Scenario;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -16,10 +16,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code pvtlb explore SCENARIO}: hunt for hazards over schedules. Exit 0 when the budget ran

@@ -1,22 +1,22 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.hostbench.HostBench;
 import dev.pvtlb.nativebridge.hostbench.HostBenchResult;
 import dev.pvtlb.nativebridge.probe.HostProbe;
 import dev.pvtlb.report.Json;
+import dev.pvtlb.report.ReportFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code pvtlb host probe|bench|compare}: the real machine pvtlb runs on, through the native bridge. */
 @Command(name = "host", description = "Probe and measure the real host.",

@@ -1,14 +1,14 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.report.ReportFile;
+import dev.pvtlb.internal.profile.Profile;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.hostbench.HostBench;
 import dev.pvtlb.nativebridge.hostbench.HostBenchResult;
 import dev.pvtlb.nativebridge.hostbench.Metric;
 import dev.pvtlb.nativebridge.probe.HostProbe;
-import dev.pvtlb.internal.profile.Profile;
 import dev.pvtlb.report.Json;
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
@@ -25,10 +25,10 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code pvtlb host compare SCENARIO}: the same scenario on this host and in the model, side

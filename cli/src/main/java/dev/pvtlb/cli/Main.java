@@ -1,10 +1,10 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.report.OneLine;
 import dev.pvtlb.ModelException;
+import dev.pvtlb.report.OneLine;
 import java.io.PrintWriter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * The {@code pvtlb} command. Exit codes: 0 success, 1 hazard found, 2 bad input. A bad input

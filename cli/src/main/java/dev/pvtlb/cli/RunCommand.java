@@ -1,9 +1,9 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.report.Figures;
+import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.report.RunReportJson;
-import dev.pvtlb.report.ProgressBar;
-import dev.pvtlb.report.Figures;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
@@ -16,9 +16,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code pvtlb run SCENARIO}: boot, run, print the table, optionally write JSON. */
 @Command(name = "run", description = "Run a scenario and print its metrics and counters.")

@@ -17,10 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code pvtlb sweep STUDY}: runs every run of a study file, here on a thread pool or on Spark

@@ -1,16 +1,16 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.report.RunReportJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.ModelException;
+import dev.pvtlb.internal.workload.Workload;
+import dev.pvtlb.internal.workload.Workloads;
+import dev.pvtlb.report.RunReportJson;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
 import dev.pvtlb.run.ScenarioFile;
-import dev.pvtlb.internal.workload.Workloads;
-import dev.pvtlb.internal.workload.Workload;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,14 +1,14 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.report.RunReportJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pvtlb.internal.workload.Workload;
+import dev.pvtlb.internal.workload.Workloads;
+import dev.pvtlb.report.RunReportJson;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
-import dev.pvtlb.internal.workload.Workloads;
-import dev.pvtlb.internal.workload.Workload;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

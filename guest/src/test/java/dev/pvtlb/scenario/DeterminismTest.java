@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.GuestConfig;
+import dev.pvtlb.internal.workload.MunmapStorm;
+import dev.pvtlb.internal.workload.Params;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
-import dev.pvtlb.internal.workload.MunmapStorm;
-import dev.pvtlb.internal.workload.Params;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.pvtlb.spark;
 
 import dev.pvtlb.study.SparkJob;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

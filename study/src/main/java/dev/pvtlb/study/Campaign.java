@@ -1,12 +1,12 @@
 package dev.pvtlb.study;
 
-import dev.pvtlb.report.OneLine;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.explore.ChoiceSource;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.explore.Strategy;
 import dev.pvtlb.explore.TraceFile;
+import dev.pvtlb.report.OneLine;
 import dev.pvtlb.run.Scenario;
 import java.io.Serializable;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.pvtlb.study;
 
-import dev.pvtlb.report.OneLine;
 import dev.pvtlb.ModelException;
+import dev.pvtlb.report.OneLine;
 import dev.pvtlb.run.BoundedYaml;
 import dev.pvtlb.run.InputFile;
 import dev.pvtlb.run.Scenario;

@@ -2,10 +2,10 @@ package dev.pvtlb.study;
 
 import dev.pvtlb.ModelException;
 import dev.pvtlb.report.Csv;
-import dev.pvtlb.run.InputFile;
 import dev.pvtlb.report.OneLine;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
+import dev.pvtlb.run.InputFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
