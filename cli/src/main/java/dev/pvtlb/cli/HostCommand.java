@@ -8,8 +8,6 @@ import dev.pvtlb.nativebridge.probe.HostProbe;
 import dev.pvtlb.report.Json;
 import dev.pvtlb.report.ReportFile;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -3,8 +3,6 @@ package dev.pvtlb.cli;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /** Options of the commands that measure the real host: which CPUs, how many rounds, which native binding. */
