@@ -36,6 +36,10 @@ class HostileArgumentsTest {
             new Command("calibrate", List.of("--threads 0", "--threads 100000", "--iterations 0", "--iterations -1",
                     "--cpus 999999", "--bridge nope", "--no-such-option")),
             new Command("sweep", List.of("/nonexistent/study.yaml", "/dev/zero", "/", "''")),
+            // A valid study of 200 runs: each defect must stop it before the first run.
+            new Command("sweep ../docs/studies/smt-dedup-grid.yaml", List.of("--parallel 0", "--parallel 5000",
+                    "--max-runs 0", "--max-runs 1", "--max-runs x", "--spark-conf novalue", "--spark-conf =x",
+                    "--out /sys/pvtlb-out", "--out /nonexistent/dir/out")),
             new Command("replay", List.of("/nonexistent/t.txt", "/dev/zero", "/")));
 
     static final List<String> NOISE = List.of("--quiet", "x=y", "=", "", " ", "-", "--", "-x", "--frob", "1", "-1", "99999999999",

@@ -1,6 +1,7 @@
 package dev.pvtlb.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.study.SparkJob;
@@ -26,6 +27,12 @@ class SparkJobTest {
         Matcher m = Pattern.compile("<spark\\.jvm\\.flags>([^<]*)</spark\\.jvm\\.flags>").matcher(pom);
         assertTrue(m.find(), "spark/pom.xml defines spark.jvm.flags");
         assertEquals(SparkJob.ADD_OPENS, List.of(m.group(1).strip().split("\\s+")));
+    }
+
+    @Test
+    void theJobDoesNotDependOnTheCommandLine() throws IOException {
+        // cli starts this module's job by name (SparkJob.MAIN_CLASS); a dependency back would be a cycle.
+        assertFalse(Files.readString(Path.of("pom.xml")).contains("<artifactId>pvtlb-cli</artifactId>"));
     }
 
     @Test
