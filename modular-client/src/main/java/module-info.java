@@ -3,6 +3,8 @@ module dev.pvtlb.client {
     requires transitive dev.pvtlb.guest; // its exported API names the guest's types
     requires dev.pvtlb.hypervisors;
     requires dev.pvtlb.nativebridge;
+    requires dev.pvtlb.report;
+    requires dev.pvtlb.study;
 
     exports dev.pvtlb.client;
 

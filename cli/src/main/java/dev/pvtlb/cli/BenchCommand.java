@@ -4,13 +4,13 @@ import dev.pvtlb.Guest;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.explore.RandomStrategy;
-import dev.pvtlb.internal.json.Json;
+import dev.pvtlb.report.Json;
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,9 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code pvtlb bench}: a fixed suite measuring the emulator itself on this host: model steps
@@ -91,6 +91,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        ReportFile.check(json, "--json");
         PrintWriter out = spec.commandLine().getOut();
         if (repeat < 1 || repeat > 100) {
             throw new IllegalArgumentException("--repeat must be between 1 and 100, got " + repeat);
@@ -149,7 +150,7 @@ final class BenchCommand implements Callable<Integer> {
         if (json != null) {
             Map<String, Object> root = new LinkedHashMap<>();
             root.put("entries", entries);
-            Files.writeString(json, Json.write(root), StandardCharsets.UTF_8);
+            ReportFile.write(json, "--json", Json.write(root));
         }
         return 0;
     }

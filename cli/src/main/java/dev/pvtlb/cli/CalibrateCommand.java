@@ -1,19 +1,18 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.internal.profile.Profile;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.probe.HostProbe;
-import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.report.ReportFile;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code pvtlb calibrate}: measure this host's primitive costs and write them as a profile
@@ -37,7 +36,7 @@ final class CalibrateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        HostRunOptions.checkDirectoryOf(out, "--out");
+        ReportFile.check(out, "--out");
         NativeOs os = host.os();
         int[] cpus = host.cpus(os);
         int remote = threads != null ? threads : Math.max(1, cpus.length - 1);
@@ -48,7 +47,7 @@ final class CalibrateCommand implements Callable<Integer> {
             spec.commandLine().getOut().print(yaml);
             spec.commandLine().getOut().flush();
         } else {
-            Files.writeString(out, yaml, StandardCharsets.UTF_8);
+            ReportFile.write(out, "--out", yaml);
             spec.commandLine().getOut().printf("wrote %s (use it: pvtlb run SCENARIO --set profile=%s)%n", out, out);
             spec.commandLine().getOut().flush();
         }

@@ -1,8 +1,8 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.nativebridge.hostbench.Metric;
 import dev.pvtlb.internal.profile.Profile;
-import dev.pvtlb.internal.json.Json;
+import dev.pvtlb.nativebridge.hostbench.Metric;
+import dev.pvtlb.report.Json;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,12 +1,12 @@
 package dev.pvtlb.cli;
 
 import dev.pvtlb.ModelException;
+import dev.pvtlb.report.ProgressBar;
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -72,6 +72,9 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        ReportFile.check(json, "--json");
+        ReportFile.check(csv, "--csv");
+        ReportFile.check(html, "--html");
         Comparison c = compare(selection.scenario, selection.backend, selection.sets, seed, reps == null ? 3 : reps, parse(varies),
                 new ProgressBar(spec.commandLine().getErr(), quiet));
         c.print(spec.commandLine().getOut());
@@ -87,13 +90,13 @@ final class CompareCommand implements Callable<Integer> {
 
     static void write(Comparison c, Path json, Path csv, Path html, String title) throws IOException {
         if (json != null) {
-            Files.writeString(json, c.toJson(), StandardCharsets.UTF_8);
+            ReportFile.write(json, "--json", c.toJson());
         }
         if (csv != null) {
-            Files.writeString(csv, c.toCsv(), StandardCharsets.UTF_8);
+            ReportFile.write(csv, "--csv", c.toCsv());
         }
         if (html != null) {
-            Files.writeString(html, c.toHtml(title), StandardCharsets.UTF_8);
+            ReportFile.write(html, "--html", c.toHtml(title));
         }
     }
 

@@ -1,6 +1,10 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.internal.json.Json;
+import dev.pvtlb.report.Csv;
+import dev.pvtlb.report.Figures;
+import dev.pvtlb.report.Html;
+import dev.pvtlb.report.Json;
+import dev.pvtlb.report.SvgChart;
 import dev.pvtlb.run.RunReport;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -90,14 +94,14 @@ final class Comparison {
         c[0] = label;
         for (int v = 0; v < variants.size(); v++) {
             double mean = value(row, v, metric, counter);
-            String cell = Fmt.num(mean);
+            String cell = Figures.num(mean);
             if (metric != null) {
-                cell += " (" + Fmt.num(reports[row][v].metrics().get(metric).stdev()) + ")";
+                cell += " (" + Figures.num(reports[row][v].metrics().get(metric).stdev()) + ")";
             }
             if (v > 0) {
-                cell += " " + Fmt.pct(mean, value(row, 0, metric, counter));
+                cell += " " + Figures.pct(mean, value(row, 0, metric, counter));
             } else if (variants.size() == 1 && row > 0) {
-                cell += " " + Fmt.pct(mean, value(0, 0, metric, counter));
+                cell += " " + Figures.pct(mean, value(0, 0, metric, counter));
             }
             c[v + 1] = cell;
         }
@@ -144,7 +148,7 @@ final class Comparison {
 
     String toCsv() {
         StringBuilder b = new StringBuilder();
-        b.append(swept == null ? "" : Fmt.csv(swept) + ",").append("variant,metric,mean,stdev,unit,change_pct\n");
+        b.append(swept == null ? "" : Csv.cell(swept) + ",").append("variant,metric,mean,stdev,unit,change_pct\n");
         for (int r = 0; r < rows.size(); r++) {
             for (int v = 0; v < variants.size(); v++) {
                 RunReport rep = reports[r][v];
@@ -164,10 +168,10 @@ final class Comparison {
 
     private void row(StringBuilder b, int r, int v, String metric, String mean, String sd, String unit, String change) {
         if (swept != null) {
-            b.append(Fmt.csv(rows.get(r))).append(',');
+            b.append(Csv.cell(rows.get(r))).append(',');
         }
-        b.append(Fmt.csv(variants.get(v))).append(',').append(Fmt.csv(metric)).append(',').append(mean).append(',')
-                .append(sd).append(',').append(Fmt.csv(unit)).append(',').append(change).append('\n');
+        b.append(Csv.cell(variants.get(v))).append(',').append(Csv.cell(metric)).append(',').append(mean).append(',')
+                .append(sd).append(',').append(Csv.cell(unit)).append(',').append(change).append('\n');
     }
 
     String toJson() {
@@ -192,7 +196,7 @@ final class Comparison {
 
     String toHtml(String title) {
         StringBuilder b = new StringBuilder();
-        b.append("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>").append(Fmt.html(title))
+        b.append("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>").append(Html.escape(title))
                 .append("</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
                         + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
                         + "th:first-child,td:first-child{text-align:left}svg{margin:0.5em 1em 0.5em 0}</style></head><body>\n");
@@ -204,14 +208,14 @@ final class Comparison {
     String body(String title) {
         StringBuilder b = new StringBuilder();
         RunReport f = first();
-        b.append("<h1>").append(Fmt.html(title)).append("</h1>\n<p>scenario <b>").append(Fmt.html(scenario))
-                .append("</b>, profile ").append(Fmt.html(f.profile())).append(", seed ").append(f.seed()).append(", reps ")
-                .append(f.reps()).append(swept == null ? "" : ", swept: " + Fmt.html(swept)).append("</p>\n");
+        b.append("<h1>").append(Html.escape(title)).append("</h1>\n<p>scenario <b>").append(Html.escape(scenario))
+                .append("</b>, profile ").append(Html.escape(f.profile())).append(", seed ").append(f.seed()).append(", reps ")
+                .append(f.reps()).append(swept == null ? "" : ", swept: " + Html.escape(swept)).append("</p>\n");
         for (String m : metrics()) {
             String unit = f.metrics().get(m).unit();
             if (swept != null && numeric(rows)) {
                 double[] x = rows.stream().mapToDouble(Double::parseDouble).toArray();
-                List<Svg.Series> series = new ArrayList<>();
+                List<SvgChart.Series> series = new ArrayList<>();
                 for (int v = 0; v < variants.size(); v++) {
                     double[] y = new double[rows.size()];
                     double[] sd = new double[rows.size()];
@@ -219,9 +223,9 @@ final class Comparison {
                         y[r] = reports[r][v].metrics().get(m).mean();
                         sd[r] = reports[r][v].metrics().get(m).stdev();
                     }
-                    series.add(new Svg.Series(variants.get(v), y, sd));
+                    series.add(new SvgChart.Series(variants.get(v), y, sd));
                 }
-                b.append(Svg.lineChart(m + " vs " + swept, swept, m + " (" + unit + ")", x, series));
+                b.append(SvgChart.lineChart(m + " vs " + swept, swept, m + " (" + unit + ")", x, series));
             } else {
                 for (int r = 0; r < rows.size(); r++) {
                     double[] y = new double[variants.size()];
@@ -230,14 +234,14 @@ final class Comparison {
                         y[v] = reports[r][v].metrics().get(m).mean();
                         sd[v] = reports[r][v].metrics().get(m).stdev();
                     }
-                    b.append(Svg.barChart(m + (swept == null ? "" : " at " + swept + "=" + rows.get(r)),
+                    b.append(SvgChart.barChart(m + (swept == null ? "" : " at " + swept + "=" + rows.get(r)),
                             m + " (" + unit + ")", variants, y, sd));
                 }
             }
         }
         java.io.StringWriter sw = new java.io.StringWriter();
         print(new PrintWriter(sw));
-        b.append("<pre>").append(Fmt.html(sw.toString())).append("</pre>\n");
+        b.append("<pre>").append(Html.escape(sw.toString())).append("</pre>\n");
         return b.toString();
     }
 

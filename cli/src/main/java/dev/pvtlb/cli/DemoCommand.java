@@ -3,11 +3,12 @@ package dev.pvtlb.cli;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.pvops.PvBackends;
+import dev.pvtlb.report.Html;
+import dev.pvtlb.report.ProgressBar;
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.Scenario;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -56,6 +57,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        ReportFile.check(html, "--html");
         PrintWriter out = spec.commandLine().getOut();
         // native first: the bare-metal baseline every other backend's change is measured against.
         List<String> names = new java.util.ArrayList<>(PvBackends.all().keySet());
@@ -85,10 +87,10 @@ final class DemoCommand implements Callable<Integer> {
                 + "body{font-family:sans-serif;margin:2em;max-width:1100px}pre{background:#f6f6f6;padding:1em;overflow-x:auto}"
                 + "svg{margin:0.5em 1em 0.5em 0}</style></head><body>\n");
         page.append(c.body("pvtlb demo: every backend on " + WORKLOAD));
-        page.append("<h2>Schedule exploration: ").append(Fmt.html(hazard)).append(" on ").append(Fmt.html(hazardBackend))
-                .append(" with ").append(Fmt.html(String.join(" ", hazardSets))).append("</h2>\n<pre>")
-                .append(Fmt.html(ex.toString())).append("</pre>\n</body></html>\n");
-        Files.writeString(html, page.toString(), StandardCharsets.UTF_8);
+        page.append("<h2>Schedule exploration: ").append(Html.escape(hazard)).append(" on ").append(Html.escape(hazardBackend))
+                .append(" with ").append(Html.escape(String.join(" ", hazardSets))).append("</h2>\n<pre>")
+                .append(Html.escape(ex.toString())).append("</pre>\n</body></html>\n");
+        ReportFile.write(html, "--html", page.toString());
         out.printf("%nwrote %s%n", html);
         return 0;
     }

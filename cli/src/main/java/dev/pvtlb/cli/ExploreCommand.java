@@ -5,20 +5,19 @@ import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.explore.Strategy;
 import dev.pvtlb.explore.TraceFile;
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.Scenario;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code pvtlb explore SCENARIO}: hunt for hazards over schedules. Exit 0 when the budget ran
@@ -61,8 +60,16 @@ final class ExploreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (budget < 1 || seconds <= 0) {
-            throw new ModelException("--budget must be >= 1 and --seconds > 0");
+        ReportFile.check(trace, "--trace");
+        if (budget < 1 || !(seconds > 0) || Double.isInfinite(seconds)) {
+            throw new ModelException("--budget must be >= 1 and --seconds a number > 0");
+        }
+        // Checked whatever the strategy, so a typo is not silently ignored by one that does not use it.
+        if (depth < 1 || depth > 64) {
+            throw new ModelException("--depth must be between 1 and 64, got " + depth);
+        }
+        if (bound < 0 || bound > 64) {
+            throw new ModelException("--bound must be between 0 and 64, got " + bound);
         }
         Scenario s = ScenarioArgs.build(scenario, backend, sets, seed, null);
         Strategy st;
@@ -91,7 +98,7 @@ final class ExploreCommand implements Callable<Integer> {
         if (trace != null) {
             TraceFile f = new TraceFile(scenario, backend, seed, s.settings(), r.hazard().kind(), r.hazard().cpu(),
                     r.hazard().timeNs(), r.shrunk());
-            Files.writeString(trace, f.write(r.trace()), StandardCharsets.UTF_8);
+            ReportFile.write(trace, "--trace", f.write(r.trace()));
             out.println();
             out.println("trace written to " + trace + " (pvtlb replay " + trace + ")");
         }

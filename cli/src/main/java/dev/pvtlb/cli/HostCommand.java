@@ -5,17 +5,16 @@ import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.hostbench.HostBench;
 import dev.pvtlb.nativebridge.hostbench.HostBenchResult;
 import dev.pvtlb.nativebridge.probe.HostProbe;
-import dev.pvtlb.internal.json.Json;
+import dev.pvtlb.report.Json;
+import dev.pvtlb.report.ReportFile;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code pvtlb host probe|bench|compare}: the real machine pvtlb runs on, through the native bridge. */
 @Command(name = "host", description = "Probe and measure the real host.",
@@ -39,11 +38,12 @@ final class HostCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            ReportFile.check(json, "--json");
             var report = new HostProbe().probe();
             spec.commandLine().getOut().print(report.render());
             spec.commandLine().getOut().flush();
             if (json != null) {
-                Files.writeString(json, Json.write(report.toMap()), StandardCharsets.UTF_8);
+                ReportFile.write(json, "--json", Json.write(report.toMap()));
             }
             return 0;
         }
@@ -71,6 +71,7 @@ final class HostCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            ReportFile.check(json, "--json");
             NativeOs os = NativeOs.select(bridge);
             HostRunOptions.checkThreads(threads);
             int[] cpuList = HostCpus.parse(cpus, os.onlineCpus());
@@ -85,7 +86,7 @@ final class HostCommand implements Runnable {
                 }
             });
             if (json != null) {
-                Files.writeString(json, Json.write(r.toMap()), StandardCharsets.UTF_8);
+                ReportFile.write(json, "--json", Json.write(r.toMap()));
             }
             return 0;
         }

@@ -1,13 +1,14 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.internal.profile.Profile;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.hostbench.HostBench;
 import dev.pvtlb.nativebridge.hostbench.HostBenchResult;
 import dev.pvtlb.nativebridge.hostbench.Metric;
 import dev.pvtlb.nativebridge.probe.HostProbe;
-import dev.pvtlb.internal.profile.Profile;
-import dev.pvtlb.internal.json.Json;
+import dev.pvtlb.report.Json;
+import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
@@ -24,10 +25,10 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code pvtlb host compare SCENARIO}: the same scenario on this host and in the model, side
@@ -70,7 +71,7 @@ final class HostCompareCommand implements Callable<Integer> {
         // Every check that can fail comes before the first measurement.
         ComparedScenario compared = ComparedScenario.named(scenario);
         HostRunOptions.checkThreads(threads);
-        HostRunOptions.checkDirectoryOf(json, "--json");
+        ReportFile.check(json, "--json");
         NativeOs os = host.os();
         int[] cpus = host.cpus(os);
         BenchLimits limits = host.limits();
@@ -102,8 +103,7 @@ final class HostCompareCommand implements Callable<Integer> {
             List<String> notes = notes(h, remoteFlush, e.backend());
             print(spec.commandLine().getOut(), compared, h, remoteFlush, e, settings, calibrated, rows, notes);
             if (json != null) {
-                Files.writeString(json, Json.write(toMap(compared, h, remoteFlush, e, settings, calibrated, rows, notes)),
-                        StandardCharsets.UTF_8);
+                ReportFile.write(json, "--json", Json.write(toMap(compared, h, remoteFlush, e, settings, calibrated, rows, notes)));
             }
             return 0;
         } finally {

@@ -15,7 +15,7 @@ final class HostCpus {
             }
             return all;
         }
-        String[] parts = list.split(",");
+        String[] parts = list.split(",", -1); // keep empty parts: "," or "0," is a typo, not "no CPUs"
         int[] cpus = new int[parts.length];
         for (int i = 0; i < parts.length; i++) {
             try {

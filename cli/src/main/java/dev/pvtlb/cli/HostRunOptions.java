@@ -3,8 +3,6 @@ package dev.pvtlb.cli;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /** Options of the commands that measure the real host: which CPUs, how many rounds, which native binding. */
@@ -38,14 +36,6 @@ final class HostRunOptions {
         }
         BenchLimits d = BenchLimits.defaults();
         return new BenchLimits(iterations, d.pages(), d.maxRun());
-    }
-
-    /** A file to write after minutes of measuring: its directory must exist before the first one. */
-    static void checkDirectoryOf(Path file, String option) {
-        Path dir = file == null ? null : file.toAbsolutePath().getParent();
-        if (dir != null && !Files.isDirectory(dir)) {
-            throw new ModelException(option + " " + file + ": no such directory " + dir);
-        }
     }
 
     static void checkThreads(int threads) {

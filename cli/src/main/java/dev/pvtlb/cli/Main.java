@@ -1,9 +1,10 @@
 package dev.pvtlb.cli;
 
 import dev.pvtlb.ModelException;
+import dev.pvtlb.report.OneLine;
 import java.io.PrintWriter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * The {@code pvtlb} command. Exit codes: 0 success, 1 hazard found, 2 bad input. A bad input
@@ -31,7 +32,7 @@ public final class Main implements Runnable {
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("pvtlb: " + oneLine(ex.getMessage()));
+            err.println("pvtlb: " + OneLine.of(ex.getMessage()));
             return 2;
         });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
@@ -39,14 +40,14 @@ public final class Main implements Runnable {
                 ex.printStackTrace(err);
             }
             if (ex instanceof ModelException || ex instanceof IllegalArgumentException) {
-                err.println("pvtlb: " + oneLine(ex.getMessage()));
+                err.println("pvtlb: " + OneLine.of(ex.getMessage()));
                 return 2;
             }
             if (ex instanceof java.io.IOException || ex instanceof java.io.UncheckedIOException) {
-                err.println("pvtlb: I/O error: " + oneLine(ex.getMessage()));
+                err.println("pvtlb: I/O error: " + OneLine.of(ex.getMessage()));
                 return 2;
             }
-            err.println("pvtlb: internal error: " + ex.getClass().getSimpleName() + ": " + oneLine(ex.getMessage())
+            err.println("pvtlb: internal error: " + ex.getClass().getSimpleName() + ": " + OneLine.of(ex.getMessage())
                     + " (rerun with --debug for the stack trace)");
             return 3;
         });
@@ -68,17 +69,6 @@ public final class Main implements Runnable {
             }
             addHelpOption(sub);
         }
-    }
-
-    static String oneLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        int nl = s.indexOf('\n');
-        // picocli quotes a converter's exception as "(java.nio.file.InvalidPathException: why)": keep the why only.
-        // A control character from the input (a quoted '\r' argument) must not break the one line either.
-        return (nl < 0 ? s : s.substring(0, nl)).replaceAll("[a-z][\\w$]*(\\.[\\w$]+)*\\.[A-Z][\\w$]*(Exception|Error): ", "")
-                .replaceAll("[\\p{Cntrl}\\u0085\\u2028\\u2029]", "?");
     }
 
     @Override

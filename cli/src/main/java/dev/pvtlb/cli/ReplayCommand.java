@@ -4,18 +4,16 @@ import dev.pvtlb.ModelException;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.explore.ScheduleRun;
 import dev.pvtlb.explore.TraceFile;
+import dev.pvtlb.run.InputFile;
 import dev.pvtlb.run.Scenario;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.MalformedInputException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code pvtlb replay FILE}: re-runs a trace written by explore. Exit 1 when the recorded
@@ -27,18 +25,15 @@ final class ReplayCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** Largest trace read: a shrunk trace is a few kilobytes, an unshrunk one of a long run a few megabytes. */
+    static final int MAX_BYTES = 64 << 20;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "a trace file")
     Path file;
 
     @Override
     public Integer call() throws IOException {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (MalformedInputException e) {
-            throw new ModelException("not a pvtlb trace file (not UTF-8 text): " + file);
-        }
-        TraceFile t = TraceFile.parse(text);
+        TraceFile t = TraceFile.parse(InputFile.read(file, "trace file", MAX_BYTES));
         Scenario s = ScenarioArgs.build(t.scenario(), t.backend(), t.settings(), t.seed(), null);
         ScheduleRun r = new Explorer(s).replay(t.choices());
         PrintWriter out = spec.commandLine().getOut();

@@ -1,20 +1,22 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.report.Figures;
+import dev.pvtlb.report.ProgressBar;
+import dev.pvtlb.report.ReportFile;
+import dev.pvtlb.report.RunReportJson;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code pvtlb run SCENARIO}: boot, run, print the table, optionally write JSON. */
 @Command(name = "run", description = "Run a scenario and print its metrics and counters.")
@@ -45,6 +47,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        ReportFile.check(json, "--json");
+        ReportFile.check(csv, "--csv");
+        ReportFile.check(html, "--html");
         Scenario s = ScenarioArgs.build(selection.scenario, selection.backend, selection.sets, seed, reps);
         // The header is known before the run: print it at once, so a long run shows what it is.
         PrintWriter out = spec.commandLine().getOut();
@@ -52,11 +57,11 @@ final class RunCommand implements Callable<Integer> {
         out.flush();
         ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), quiet);
         RunReport r = Runner.run(s, (rep, n, steps, ns) -> bar.update(rep, n, "rep " + (rep + 1) + "/" + n + ", "
-                + steps / 1000 + "k steps, " + Fmt.num(ns / 1e6) + " ms simulated"));
+                + steps / 1000 + "k steps, " + Figures.num(ns / 1e6) + " ms simulated"));
         bar.done();
         printBody(r, out);
         if (json != null) {
-            Files.writeString(json, r.toJson(), StandardCharsets.UTF_8);
+            ReportFile.write(json, "--json", RunReportJson.toJson(r));
         }
         if (csv != null || html != null) {
             Comparison c = new Comparison(r.scenario(), null, List.of(""), List.of(r.backend()), new RunReport[][] {{r}});
@@ -73,8 +78,8 @@ final class RunCommand implements Callable<Integer> {
         out.printf("knobs    %s%n", r.knobs());
         out.println();
         out.printf("%-32s %14s %12s%n", "metric", "mean", "(stdev)");
-        r.metrics().forEach((k, m) -> out.printf("%-32s %14s %12s %s%n", k, Fmt.num(m.mean()),
-                "(" + Fmt.num(m.stdev()) + ")", m.unit()));
+        r.metrics().forEach((k, m) -> out.printf("%-32s %14s %12s %s%n", k, Figures.num(m.mean()),
+                "(" + Figures.num(m.stdev()) + ")", m.unit()));
         out.println();
         out.printf("%-32s %14s%n", "counter", "value");
         r.counters().forEach((k, v) -> out.printf("%-32s %14d%n", k, v));

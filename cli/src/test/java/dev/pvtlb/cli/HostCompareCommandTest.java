@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.cli.MainTest.Result;
-import dev.pvtlb.internal.json.Json;
+import dev.pvtlb.report.Json;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
 import java.nio.file.Files;

@@ -5,11 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.ModelException;
+import dev.pvtlb.internal.workload.Workload;
+import dev.pvtlb.internal.workload.Workloads;
+import dev.pvtlb.report.RunReportJson;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
 import dev.pvtlb.run.ScenarioFile;
-import dev.pvtlb.internal.workload.Workloads;
-import dev.pvtlb.internal.workload.Workload;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -51,7 +52,7 @@ class ScenarioFileTest {
                 """);
         Scenario built = Scenario.of("munmap-storm").seed(9).set("threads", "4").set("ops", "3").set("topology", "1x2x2")
                 .set("smt.sharedTlb", "true").set("native.smtSiblingDedup", "true");
-        assertEquals(WorkloadBehaviourTest.strip(Runner.run(built).toJson()), WorkloadBehaviourTest.strip(Runner.run(file).toJson()));
+        assertEquals(WorkloadBehaviourTest.strip(RunReportJson.toJson(Runner.run(built))), WorkloadBehaviourTest.strip(RunReportJson.toJson(Runner.run(file))));
     }
 
     @Test

@@ -91,7 +91,7 @@ class SweepCommandTest {
         "unknown scenario|scenario: nosuch\\nseeds: [1]|bad.yaml: scenario: ",
         "unknown top key|scenario: munmap-storm\\nvaryy: {threads: [1]}|bad.yaml: unknown key 'varyy'",
         "not a mapping|- just\\n- a list|bad.yaml: a study file is a YAML mapping",
-        "not YAML|scenario: [unclosed|bad.yaml: not valid YAML: ",
+        "not YAML|scenario: [unclosed|bad.yaml:1: not valid YAML: ",
         "exhaustive campaign|explore: {scenario: kvm-preempted-flush, backend: kvm, strategy: exhaustive, budget: 10}|bad.yaml: explore.strategy must be random or pct",
         "campaign without budget|explore: {scenario: kvm-preempted-flush, backend: kvm}|bad.yaml: explore.budget (total schedules) is missing",
         "bad variant|explore: {scenario: kvm-preempted-flush, backend: kvm, budget: 10, variants: [{nosuch: 1}]}|bad.yaml: explore.variants[0]: unknown setting 'nosuch'",

@@ -3,11 +3,12 @@ package dev.pvtlb.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pvtlb.internal.workload.Workload;
+import dev.pvtlb.internal.workload.Workloads;
+import dev.pvtlb.report.RunReportJson;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
-import dev.pvtlb.internal.workload.Workloads;
-import dev.pvtlb.internal.workload.Workload;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -89,8 +90,8 @@ class WorkloadBehaviourTest {
     @Test
     void sameSeedGivesByteIdenticalReports() {
         for (String n : List.of("sysbench-mmap-rndwr", "netperf-rr", "kernbench", "tlb-flush2")) {
-            String a = strip(run(n, "native", "ops=4").toJson());
-            String b = strip(run(n, "native", "ops=4").toJson());
+            String a = strip(RunReportJson.toJson(run(n, "native", "ops=4")));
+            String b = strip(RunReportJson.toJson(run(n, "native", "ops=4")));
             assertEquals(a, b, n);
         }
     }

@@ -1,13 +1,13 @@
 package dev.pvtlb.run;
 
-import dev.pvtlb.internal.json.Json;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The result of a run: everything but {@code hostTiming} is a pure function of the scenario
- * and seed. {@link #toJson()} is the documented, stable JSON report.
+ * and seed. {@link #toMap()} is the report as data; the pvtlb-report module's
+ * {@code dev.pvtlb.report.RunReportJson} writes it as the documented, stable JSON report.
  */
 @SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public record RunReport(String scenario, String backend, Map<String, String> knobs, Map<String, String> params,
@@ -17,7 +17,8 @@ public record RunReport(String scenario, String backend, Map<String, String> kno
 
     /** p50, p99 and max of a latency metric in ns, over every sample of every repetition (HdrHistogram). */
     public record Percentiles(double p50, double p99, double max) {
-        public static Percentiles of(org.HdrHistogram.Histogram ps) {
+        /** Package-private: the histogram type is HdrHistogram's, which the public API does not name. */
+        static Percentiles of(org.HdrHistogram.Histogram ps) {
             return new Percentiles(ps.getValueAtPercentile(50) / 1000.0, ps.getValueAtPercentile(99) / 1000.0,
                     ps.getMaxValue() / 1000.0);
         }
@@ -76,9 +77,5 @@ public record RunReport(String scenario, String backend, Map<String, String> kno
         host.put("steps_per_s", stepsPerSecond());
         m.put("host_timing", host);
         return m;
-    }
-
-    public String toJson() {
-        return Json.write(toMap());
     }
 }

@@ -1,39 +1,27 @@
 package dev.pvtlb.run;
 
 import dev.pvtlb.ModelException;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.composer.Composer;
 import org.snakeyaml.engine.v2.exceptions.Mark;
-import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
-import org.snakeyaml.engine.v2.parser.ParserImpl;
-import org.snakeyaml.engine.v2.scanner.StreamReader;
 
 /**
  * A scenario file (YAML, documented in docs/scenarios.md): a thin layer over {@link Scenario}.
  * Every key becomes one {@link Scenario#set} call, so a file and {@code --set} accept the same
- * values and give the same errors, here prefixed with the file, line and key. The file is
- * parsed into nodes only (no object construction, no tags, no aliases), with limits on size and
- * nesting, so a hostile file costs no more than reading it.
+ * values and give the same errors, here prefixed with the file, line and key. The file is read
+ * by {@link InputFile} and parsed into nodes only by {@link BoundedYaml} (no object construction,
+ * no tags, no aliases, limits on size and nesting), so a hostile file costs no more than reading it.
  */
 public final class ScenarioFile {
     /** Largest scenario file read. */
     public static final int MAX_BYTES = 256 * 1024;
     /** Deepest block or flow nesting accepted (a scenario needs 2). */
-    public static final int MAX_DEPTH = 16;
+    public static final int MAX_DEPTH = BoundedYaml.MAX_DEPTH;
 
     private static final Set<String> TOP = Set.of("workload", "params", "profile", "topology", "vcpus", "memory", "host",
             "backend", "knobs", "reps", "seed", "ops", "threads", "quantum");
@@ -50,28 +38,7 @@ public final class ScenarioFile {
     }
 
     public static Scenario load(Path path) {
-        String name = path.toString();
-        byte[] bytes;
-        try {
-            if (!Files.isRegularFile(path)) {
-                throw new ModelException(name + ": no such scenario file");
-            }
-            if (Files.size(path) > MAX_BYTES) {
-                throw new ModelException(name + ": scenario file larger than " + MAX_BYTES + " bytes");
-            }
-            bytes = Files.readAllBytes(path);
-        } catch (IOException e) {
-            throw new ModelException(name + ": cannot read: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : " " + e.getMessage()));
-        }
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new ModelException(name + ": not a UTF-8 text file");
-        }
-        return parse(name, text);
+        return parse(path.toString(), InputFile.read(path, "scenario file", MAX_BYTES));
     }
 
     /** Parses {@code text} as the scenario file {@code name}. */
@@ -80,25 +47,7 @@ public final class ScenarioFile {
     }
 
     private Scenario read(String text) {
-        if (text.length() > MAX_BYTES) {
-            throw new ModelException(file + ": scenario file larger than " + MAX_BYTES + " characters");
-        }
-        checkDepth(text);
-        LoadSettings settings = LoadSettings.builder().setLabel(file).setAllowDuplicateKeys(false)
-                .setMaxAliasesForCollections(0).setAllowRecursiveKeys(false).setCodePointLimit(MAX_BYTES)
-                .setAllowNonScalarKeys(false).build();
-        Optional<Node> root;
-        try {
-            // The composer itself, not api.lowlevel.Compose: that package is not exported by the module.
-            root = new Composer(settings, new ParserImpl(settings, new StreamReader(settings, text))).getSingleNode();
-        } catch (MarkedYamlEngineException e) {
-            int line = e.getProblemMark().or(e::getContextMark).map(m -> m.getLine() + 1).orElse(0);
-            throw new ModelException(file + (line > 0 ? ":" + line : "") + ": not valid YAML: " + oneLine(e.getProblem()));
-        } catch (YamlEngineException e) {
-            throw new ModelException(file + ": not valid YAML: " + oneLine(e.getMessage()));
-        } catch (StackOverflowError e) {
-            throw new ModelException(file + ": nested too deeply");
-        }
+        Optional<Node> root = BoundedYaml.compose(file, text, MAX_BYTES);
         if (root.isEmpty()) {
             throw new ModelException(file + ": empty scenario file (it needs at least 'workload: NAME')");
         }
@@ -245,60 +194,6 @@ public final class ScenarioFile {
 
     private ModelException error(Node at, String key, String message) {
         int line = at.getStartMark().map(Mark::getLine).orElse(-1) + 1;
-        return new ModelException(file + (line > 0 ? ":" + line : "") + ": " + key + ": " + oneLine(message));
-    }
-
-    /**
-     * Rejects nesting deeper than {@link #MAX_DEPTH} before the parser sees it: the parser
-     * recurses per level, so a file of 100 000 brackets would otherwise overflow the stack.
-     */
-    private void checkDepth(String text) {
-        int brackets = 0;
-        java.util.ArrayDeque<Integer> indents = new java.util.ArrayDeque<>();
-        String[] lines = text.split("\n", -1);
-        for (int ln = 0; ln < lines.length; ln++) {
-            String l = lines[ln];
-            int i = 0;
-            while (i < l.length() && l.charAt(i) == ' ') {
-                i++;
-            }
-            int indent = i;
-            int dashes = 0;
-            while (i + 1 < l.length() && l.charAt(i) == '-' && l.charAt(i + 1) == ' ') {
-                dashes++;
-                i += 2;
-                while (i < l.length() && l.charAt(i) == ' ') {
-                    i++;
-                }
-            }
-            if (i < l.length() && l.charAt(i) != '#') {
-                while (!indents.isEmpty() && indents.peek() >= indent) {
-                    indents.pop();
-                }
-                indents.push(indent);
-            }
-            for (; i < l.length(); i++) {
-                char c = l.charAt(i);
-                if (c == '[' || c == '{') {
-                    brackets++;
-                } else if ((c == ']' || c == '}') && brackets > 0) {
-                    brackets--;
-                }
-                if (indents.size() + dashes + brackets > MAX_DEPTH) {
-                    throw new ModelException(file + ":" + (ln + 1) + ": nested more than " + MAX_DEPTH + " levels deep");
-                }
-            }
-            if (indents.size() + dashes > MAX_DEPTH) {
-                throw new ModelException(file + ":" + (ln + 1) + ": nested more than " + MAX_DEPTH + " levels deep");
-            }
-        }
-    }
-
-    private static String oneLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        int nl = s.indexOf('\n');
-        return (nl < 0 ? s : s.substring(0, nl)).strip();
+        return new ModelException(file + (line > 0 ? ":" + line : "") + ": " + key + ": " + BoundedYaml.firstLine(message));
     }
 }

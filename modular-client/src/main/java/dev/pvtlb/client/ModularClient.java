@@ -3,6 +3,7 @@ package dev.pvtlb.client;
 import dev.pvtlb.Guest;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.pvops.PvBackends;
+import dev.pvtlb.report.RunReportJson;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
@@ -27,6 +28,10 @@ public final class ModularClient {
             s.set("pcpus", "4").set("vms", "2");
         }
         RunReport r = Runner.run(s);
+        String json = RunReportJson.toJson(r);
+        if (!json.contains("\"nr_tlb_remote_flush\": " + r.counters().get("nr_tlb_remote_flush"))) {
+            throw new IllegalStateException("the report module's JSON lacks the counter: " + json);
+        }
         return String.format(Locale.ROOT, "%s: nr_tlb_remote_flush=%d ipis_sent=%d hypercalls=%d munmap_ns=%.1f",
                 backend, r.counters().get("nr_tlb_remote_flush"), r.counters().get("ipis_sent"),
                 r.counters().get("hypercalls"), r.metrics().get("munmap_ns").mean());
@@ -39,6 +44,7 @@ public final class ModularClient {
         System.out.println("exports dev.pvtlb.pvops: " + guest.isExported("dev.pvtlb.pvops"));
         System.out.println("exports dev.pvtlb.internal.sim: " + guest.isExported("dev.pvtlb.internal.sim"));
         System.out.println("backends: " + PvBackends.all().keySet());
+        System.out.println("study module: " + dev.pvtlb.study.Study.class.getModule().getName());
         System.out.println(line("native", false));
         System.out.println(line("kvm", true));
         System.out.println(line("module-counting", false));

@@ -44,6 +44,7 @@ class ModularClientTest {
                 "exports dev.pvtlb.pvops: true",
                 "exports dev.pvtlb.internal.sim: false",
                 "backends: [arm64, hyperv, invlpgb, kvm, module-counting, native, rar, xen-pv]",
+                "study module: dev.pvtlb.study",
                 "native: nr_tlb_remote_flush=800 ipis_sent=1332 hypercalls=0 munmap_ns=3071.7",
                 "kvm: nr_tlb_remote_flush=780 ipis_sent=970 hypercalls=611 munmap_ns=9646.4",
                 "module-counting: nr_tlb_remote_flush=800 ipis_sent=1332 hypercalls=0 munmap_ns=3071.7",

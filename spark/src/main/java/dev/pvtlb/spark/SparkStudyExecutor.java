@@ -3,6 +3,7 @@ package dev.pvtlb.spark;
 import dev.pvtlb.study.Campaign;
 import dev.pvtlb.study.ClusterExecutor;
 import dev.pvtlb.study.RunRows;
+import dev.pvtlb.study.SparkJob;
 import dev.pvtlb.study.Study;
 import dev.pvtlb.study.StudyRun;
 import java.io.IOException;
@@ -39,7 +40,7 @@ public final class SparkStudyExecutor implements ClusterExecutor {
         m.put("spark.driver.host", "127.0.0.1");
         m.put("spark.driver.bindAddress", "127.0.0.1");
         m.put("spark.ui.enabled", "false");
-        m.put("spark.executor.extraJavaOptions", String.join(" ", JvmFlags.SPARK));
+        m.put("spark.executor.extraJavaOptions", String.join(" ", SparkJob.JVM_FLAGS));
         // Rows are a few hundred bytes; no shuffle happens, but keep SQL's default of 200 partitions off.
         m.put("spark.sql.shuffle.partitions", "1");
         return m;

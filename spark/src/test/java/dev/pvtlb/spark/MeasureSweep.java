@@ -1,6 +1,5 @@
 package dev.pvtlb.spark;
 
-import dev.pvtlb.cli.Main;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -43,7 +42,7 @@ public final class MeasureSweep {
         StringWriter o = new StringWriter();
         StringWriter e = new StringWriter();
         long t0 = System.nanoTime();
-        int rc = Main.execute(args, new PrintWriter(o, true), new PrintWriter(e, true));
+        int rc = SparkMain.execute(args, new PrintWriter(o, true), new PrintWriter(e, true));
         double s = (System.nanoTime() - t0) / 1e9;
         System.out.printf("%s: exit %d, %.2f s%s%n", what, rc, s, rc == 0 ? "" : " " + e);
         return s;

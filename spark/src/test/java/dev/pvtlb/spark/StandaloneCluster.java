@@ -1,8 +1,9 @@
 package dev.pvtlb.spark;
 
+import dev.pvtlb.study.SparkJob;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,7 +64,7 @@ final class StandaloneCluster implements AutoCloseable {
     private Process start(String main, Path log, Path home, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(JvmFlags.SPARK);
+        cmd.addAll(SparkJob.JVM_FLAGS);
         cmd.add("-Xmx512m");
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));

@@ -86,33 +86,44 @@ public final class Profile {
         return new Profile(name, arch, m);
     }
 
-    /** A built-in profile by name, or a profile file by path. */
+    /** Largest profile file read. */
+    public static final int MAX_BYTES = 1 << 20;
+    /** Longest chain of 'extends' followed (a profile that extends itself would otherwise never end). */
+    static final int MAX_EXTENDS = 8;
+
+    /** A built-in profile by name, or a profile file by path (read by the bounded {@link dev.pvtlb.run.InputFile}). */
     public static Profile load(String nameOrPath) {
+        return load(nameOrPath, 0);
+    }
+
+    private static Profile load(String nameOrPath, int depth) {
         String res = "/dev/pvtlb/profile/" + nameOrPath + ".yaml";
         try (InputStream in = Profile.class.getResourceAsStream(res)) {
             if (in != null) {
-                return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), nameOrPath);
+                return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), nameOrPath, depth);
             }
         } catch (IOException e) {
             throw new ModelException("cannot read built-in profile " + nameOrPath + ": " + e.getMessage());
         }
-        Path p = Path.of(nameOrPath);
-        if (!Files.isRegularFile(p)) {
+        Path p;
+        try {
+            p = Path.of(nameOrPath);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new ModelException("unknown profile '" + nameOrPath + "': not a built-in nor a file name");
+        }
+        if (!Files.exists(p)) {
             throw new ModelException("unknown profile '" + nameOrPath + "': not a built-in (" + DEFAULT
                     + ", ...) nor a readable file");
         }
-        try {
-            if (Files.size(p) > 1 << 20) {
-                throw new ModelException(nameOrPath + ": profile file larger than 1 MiB");
-            }
-            return parse(Files.readString(p, StandardCharsets.UTF_8), nameOrPath);
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new ModelException("cannot read profile " + nameOrPath + ": " + e.getMessage());
-        }
+        return parse(dev.pvtlb.run.InputFile.read(p, "profile file", MAX_BYTES), nameOrPath, depth);
     }
 
     /** Parses the flat {@code key: value} format; {@code source} names the file in errors. */
     public static Profile parse(String text, String source) {
+        return parse(text, source, 0);
+    }
+
+    private static Profile parse(String text, String source, int depth) {
         Map<String, Double> m = new LinkedHashMap<>();
         String name = null;
         String arch = null;
@@ -140,7 +151,11 @@ public final class Profile {
                     if (!m.isEmpty()) {
                         throw new ModelException(source + ":" + (i + 1) + ": 'extends' must come before any value");
                     }
-                    Profile base = load(val);
+                    if (depth >= MAX_EXTENDS) {
+                        throw new ModelException(source + ":" + (i + 1) + ": 'extends' chain longer than " + MAX_EXTENDS
+                                + " profiles (does it extend itself?)");
+                    }
+                    Profile base = load(val, depth + 1);
                     m.putAll(base.values);
                     arch = base.arch;
                 }

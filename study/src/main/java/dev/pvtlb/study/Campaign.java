@@ -6,6 +6,7 @@ import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.explore.Strategy;
 import dev.pvtlb.explore.TraceFile;
+import dev.pvtlb.report.OneLine;
 import dev.pvtlb.run.Scenario;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -103,7 +104,7 @@ public record Campaign(String scenario, String backend, Map<String, String> sets
             try {
                 c.scenario(v);
             } catch (ModelException e) {
-                throw new ModelException(file + ": explore.variants[" + v + "]: " + Study.oneLine(e.getMessage()));
+                throw new ModelException(file + ": explore.variants[" + v + "]: " + OneLine.of(e.getMessage()));
             }
         }
         return c;

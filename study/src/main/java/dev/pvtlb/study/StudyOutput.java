@@ -1,7 +1,9 @@
 package dev.pvtlb.study;
 
 import dev.pvtlb.ModelException;
-import dev.pvtlb.internal.json.Json;
+import dev.pvtlb.report.Html;
+import dev.pvtlb.report.Json;
+import dev.pvtlb.report.SvgChart;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -18,8 +19,6 @@ import java.util.Map;
  * summary table (each grid point's metrics averaged over seeds).
  */
 public final class StudyOutput {
-    private static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
-        "#17becf"};
 
     private final Study study;
     private final List<? extends Map<String, Object>> rows;
@@ -155,13 +154,13 @@ public final class StudyOutput {
 
     String html(List<String> metrics) {
         StringBuilder b = new StringBuilder();
-        b.append("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>pvtlb study ").append(esc(study.file()))
+        b.append("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>pvtlb study ").append(Html.escape(study.file()))
                 .append("</title>\n<style>body{font-family:sans-serif;margin:2em}svg{margin:1em 1em 1em 0;"
                         + "border:1px solid #ccc}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
                         + "text-align:right}</style></head><body>\n");
-        b.append("<h1>").append(esc(study.file())).append("</h1>\n<p>scenario ").append(esc(study.scenario()))
-                .append(", backend ").append(esc(study.backend())).append(", ").append(rows.size()).append(" runs, seeds ")
-                .append(esc(study.seeds().toString())).append(", reps ").append(study.reps()).append("</p>\n");
+        b.append("<h1>").append(Html.escape(study.file())).append("</h1>\n<p>scenario ").append(Html.escape(study.scenario()))
+                .append(", backend ").append(Html.escape(study.backend())).append(", ").append(rows.size()).append(" runs, seeds ")
+                .append(Html.escape(study.seeds().toString())).append(", reps ").append(study.reps()).append("</p>\n");
         List<String> num = numericAxes();
         if (num.isEmpty()) {
             b.append("<p>No numeric axis with two or more values: no charts, only the table.</p>\n");
@@ -171,15 +170,15 @@ public final class StudyOutput {
                 b.append(chart(m, axis));
             }
         }
-        b.append("<h2>Summary (mean over seeds)</h2>\n<pre>").append(esc(table())).append("</pre>\n</body></html>\n");
+        b.append("<h2>Summary (mean over seeds)</h2>\n<pre>").append(Html.escape(table())).append("</pre>\n</body></html>\n");
         return b.toString();
     }
 
-    /** One line per combination of the other axes; each point is the mean over seeds. */
+    /** One line per combination of the other axes; each point is the mean over seeds (NaN where it has none). */
     private String chart(String metric, String axis) {
         List<String> xsText = new ArrayList<>(study.axes().get(axis));
         xsText.sort((a, c) -> Double.compare(Double.parseDouble(a), Double.parseDouble(c)));
-        Map<String, Map<String, List<Map<String, Object>>>> series = new LinkedHashMap<>();
+        Map<String, Map<String, List<Map<String, Object>>>> groups = new LinkedHashMap<>();
         for (Map<String, Object> r : rows) {
             StringBuilder key = new StringBuilder();
             for (String a : study.axes().keySet()) {
@@ -187,93 +186,20 @@ public final class StudyOutput {
                     key.append(key.isEmpty() ? "" : " ").append(a).append('=').append(RunRows.text(r.get(a)));
                 }
             }
-            series.computeIfAbsent(key.toString(), k -> new LinkedHashMap<>())
+            groups.computeIfAbsent(key.toString(), k -> new LinkedHashMap<>())
                     .computeIfAbsent(RunRows.text(r.get(axis)), k -> new ArrayList<>()).add(r);
         }
-        double xmin = Double.parseDouble(xsText.get(0));
-        double xmax = Double.parseDouble(xsText.get(xsText.size() - 1));
-        double ymin = Double.POSITIVE_INFINITY;
-        double ymax = Double.NEGATIVE_INFINITY;
-        for (var s : series.values()) {
-            for (var rs : s.values()) {
-                double y = mean(rs, metric);
-                if (Double.isFinite(y)) {
-                    ymin = Math.min(ymin, y);
-                    ymax = Math.max(ymax, y);
-                }
+        double[] x = xsText.stream().mapToDouble(Double::parseDouble).toArray();
+        List<SvgChart.Series> series = new ArrayList<>();
+        groups.forEach((name, byX) -> {
+            double[] y = new double[x.length];
+            for (int i = 0; i < x.length; i++) {
+                List<Map<String, Object>> rs = byX.get(xsText.get(i));
+                y[i] = rs == null ? Double.NaN : mean(rs, metric);
             }
-        }
-        if (!Double.isFinite(ymin)) {
-            ymin = 0;
-            ymax = 1;
-        }
-        if (ymin > 0 && ymin < ymax / 2) {
-            ymin = 0; // start at zero when that does not flatten the lines
-        }
-        if (ymax == ymin) {
-            ymax = ymin + (ymin == 0 ? 1 : Math.abs(ymin) * 0.1);
-        }
-        int w = 520;
-        int h = 300;
-        int l = 70;
-        int r = 20;
-        int t = 30;
+            series.add(new SvgChart.Series(name.isEmpty() ? "all runs" : name, y, new double[x.length]));
+        });
         String name = metric.substring(RunRows.METRIC.length());
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                + "font-size=\"11\">\n", w, h + 16 * series.size()));
-        b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" font-size=\"13\">%s vs %s</text>\n", l, esc(name),
-                esc(axis)));
-        int plotBottom = h - 50;
-        b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", l,
-                plotBottom, w - r, plotBottom));
-        b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", l, t, l,
-                plotBottom));
-        double fx = xmax > xmin ? (w - l - r) / (xmax - xmin) : 0;
-        double fy = (plotBottom - t) / (ymax - ymin);
-        for (String xs : xsText) {
-            double x = l + (Double.parseDouble(xs) - xmin) * fx;
-            b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x,
-                    plotBottom + 14, esc(xs)));
-        }
-        b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", (l + w - r) / 2,
-                plotBottom + 30, esc(axis)));
-        for (int i = 0; i <= 4; i++) {
-            double yv = ymin + (ymax - ymin) * i / 4;
-            double y = plotBottom - (yv - ymin) * fy;
-            b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", l - 4, y + 4,
-                    esc(Json.number(yv))));
-        }
-        int si = 0;
-        for (var s : series.entrySet()) {
-            String color = COLORS[si % COLORS.length];
-            StringBuilder pts = new StringBuilder();
-            StringBuilder dots = new StringBuilder();
-            for (String xs : xsText) {
-                List<Map<String, Object>> rs = s.getValue().get(xs);
-                double y = rs == null ? Double.NaN : mean(rs, metric);
-                if (!Double.isFinite(y)) {
-                    continue;
-                }
-                double px = l + (Double.parseDouble(xs) - xmin) * fx;
-                double py = plotBottom - (y - ymin) * fy;
-                pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
-                dots.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s=%s: %s"
-                        + "</title></circle>\n", px, py, color, esc(axis), esc(xs), esc(Json.number(y))));
-            }
-            b.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>\n",
-                    color, pts.toString().strip()));
-            b.append(dots);
-            int ly = plotBottom + 48 + 16 * si; // legend below the x axis label
-            b.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-                    + "<text x=\"%d\" y=\"%d\">%s</text>\n", l, ly - 9, color, l + 14, ly,
-                    esc(s.getKey().isEmpty() ? "all runs" : s.getKey())));
-            si++;
-        }
-        return b.append("</svg>\n").toString();
-    }
-
-    private static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return SvgChart.lineChart(name + " vs " + axis, axis, name, x, series);
     }
 }

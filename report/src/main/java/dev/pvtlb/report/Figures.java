@@ -1,12 +1,15 @@
-package dev.pvtlb.cli;
+package dev.pvtlb.report;
 
 import java.util.Locale;
 
-/** Number formatting for tables: about four significant digits, never scientific for everyday sizes. */
-final class Fmt {
-    private Fmt() {}
+/**
+ * Numbers for people (tables, chart labels): about four significant digits, never scientific for
+ * everyday sizes. Files read by programs use {@link Json#number} instead.
+ */
+public final class Figures {
+    private Figures() {}
 
-    static String num(double x) {
+    public static String num(double x) {
         double a = Math.abs(x);
         if (x == 0 || Double.isNaN(x) || Double.isInfinite(x)) {
             return x == 0 ? "0" : String.valueOf(x);
@@ -27,18 +30,10 @@ final class Fmt {
     }
 
     /** Change of {@code x} against {@code base} in percent, signed; "n/a" when base is 0. */
-    static String pct(double x, double base) {
+    public static String pct(double x, double base) {
         if (base == 0) {
             return x == 0 ? "+0.0%" : "n/a";
         }
         return String.format(Locale.ROOT, "%+.1f%%", (x - base) / Math.abs(base) * 100);
-    }
-
-    static String csv(String s) {
-        return s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
-    }
-
-    static String html(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }

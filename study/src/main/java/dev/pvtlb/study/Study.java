@@ -1,20 +1,17 @@
 package dev.pvtlb.study;
 
 import dev.pvtlb.ModelException;
+import dev.pvtlb.report.OneLine;
+import dev.pvtlb.run.BoundedYaml;
+import dev.pvtlb.run.InputFile;
 import dev.pvtlb.run.Scenario;
-import java.io.IOException;
 import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 /**
  * A study file: either a grid of runs (a base scenario, axes to vary, seeds, repetitions, the
@@ -42,22 +39,22 @@ public record Study(String file, String scenario, String backend, Map<String, St
         return campaign != null;
     }
 
-    /** Reads and checks a study file; any problem is a one-line {@link ModelException} naming the file. */
-    public static Study load(Path path) throws IOException {
-        if (!Files.isRegularFile(path)) {
-            throw new ModelException("study file not found: " + path);
-        }
-        return parse(path.getFileName().toString(), Files.readString(path, StandardCharsets.UTF_8), null);
+    /** Largest study file read (a grid of a few axes needs a few hundred bytes). */
+    public static final int MAX_BYTES = 256 * 1024;
+
+    /**
+     * Reads and checks a study file through the same bounded reader as scenario files (size,
+     * UTF-8, nesting depth, no collection aliases); any problem is a one-line {@link ModelException}
+     * naming the file. {@code maxRunsOverride}: the command line's --max-runs, or null.
+     */
+    public static Study load(Path path, Integer maxRunsOverride) {
+        String text = InputFile.read(path, "study file", MAX_BYTES);
+        return parse(path.getFileName() == null ? path.toString() : path.getFileName().toString(), text, maxRunsOverride);
     }
 
     /** {@code maxRunsOverride}: the command line's --max-runs, or null for the file's (or the default). */
     public static Study parse(String file, String text, Integer maxRunsOverride) {
-        Object doc;
-        try {
-            doc = new Load(LoadSettings.builder().setLabel(file).build()).loadFromString(text);
-        } catch (YamlEngineException e) {
-            throw new ModelException(file + ": not valid YAML: " + oneLine(e.getMessage()));
-        }
+        Object doc = BoundedYaml.load(file, text, MAX_BYTES);
         if (!(doc instanceof Map<?, ?> top)) {
             throw new ModelException(file + ": a study file is a YAML mapping (scenario:, vary:, seeds: ... or explore:)");
         }
@@ -229,9 +226,11 @@ public record Study(String file, String scenario, String backend, Map<String, St
                 });
             }
         }
-        // Every run as a whole (a knob may clash with a backend axis only in combination).
+        // Every run as a whole (a knob may clash with a backend axis only in combination), down to
+        // its guest configuration, which reads a profile file: a missing one fails here, before
+        // the output directory is made, not in the first run.
         for (StudyRun r : runs()) {
-            check("run " + r.index() + " " + r.point(), () -> scenario(r));
+            check("run " + r.index() + " " + r.point(), () -> scenario(r).guestConfig(0));
         }
     }
 
@@ -239,7 +238,7 @@ public record Study(String file, String scenario, String backend, Map<String, St
         try {
             r.run();
         } catch (ModelException e) {
-            throw new ModelException(file + ": " + where + ": " + oneLine(e.getMessage()));
+            throw new ModelException(file + ": " + where + ": " + OneLine.of(e.getMessage()));
         }
     }
 
@@ -277,14 +276,5 @@ public record Study(String file, String scenario, String backend, Map<String, St
             out.put(String.valueOf(e.getKey()), scalar(file, key + "." + e.getKey(), e.getValue()));
         }
         return out;
-    }
-
-    static String oneLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        String t = s.strip();
-        int nl = t.indexOf('\n');
-        return nl < 0 ? t : t.substring(0, nl);
     }
 }

@@ -1,4 +1,4 @@
-package dev.pvtlb.internal.json;
+package dev.pvtlb.report;
 
 import java.util.List;
 import java.util.Locale;

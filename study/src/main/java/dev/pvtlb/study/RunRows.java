@@ -1,6 +1,7 @@
 package dev.pvtlb.study;
 
-import dev.pvtlb.internal.json.Json;
+import dev.pvtlb.report.Csv;
+import dev.pvtlb.report.Json;
 import dev.pvtlb.run.RunReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,24 +67,16 @@ public final class RunRows {
 
     public static String csvHeader(List<String> columns) {
         List<String> cells = new ArrayList<>();
-        columns.forEach(c -> cells.add(csv(c)));
-        return String.join(",", cells);
+        columns.forEach(c -> cells.add(c));
+        return Csv.line(cells);
     }
 
     public static String csvLine(List<String> columns, Map<String, Object> row) {
         List<String> cells = new ArrayList<>();
         for (String c : columns) {
-            cells.add(csv(text(row.get(c))));
+            cells.add(text(row.get(c)));
         }
-        return String.join(",", cells);
-    }
-
-    /** RFC 4180 quoting, only where needed. */
-    static String csv(String s) {
-        if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
-            return s;
-        }
-        return '"' + s.replace("\"", "\"\"") + '"';
+        return Csv.line(cells);
     }
 
     /** One JSON object on one line, keys in column order (a missing value is left out). */
