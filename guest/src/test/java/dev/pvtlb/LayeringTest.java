@@ -109,7 +109,6 @@ class LayeringTest {
                 dev.pvtlb.flush.FlushTlbInfo=[Mm]
                 dev.pvtlb.flush.FlushTlbMmRange=[Mm]
                 dev.pvtlb.hazard.HazardLog=[FrameState, Kernel, Level, Mm, Tlb, WalkObserver, Walker]
-                dev.pvtlb.run.RunReport=[Histogram]
                 dev.pvtlb.smp.Cpu=[Engine, Event, HardwareWalker, Kernel, Mm, PagingStructureCache, Task, Tlb, TlbState]
                 """, render(leaks));
     }

@@ -9,7 +9,6 @@ import java.util.Map;
  * and seed. {@link #toMap()} is the report as data; the pvtlb-report module's
  * {@code dev.pvtlb.report.RunReportJson} writes it as the documented, stable JSON report.
  */
-@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public record RunReport(String scenario, String backend, Map<String, String> knobs, Map<String, String> params,
                         String profile, long seed, int reps, Map<String, Summary> metrics,
                         Map<String, Long> counters, Map<String, Long> cpuTimeNs, List<Map<String, Object>> hazards,
