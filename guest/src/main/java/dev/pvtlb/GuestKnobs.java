@@ -12,7 +12,7 @@ public final class GuestKnobs {
             "flush locally while remote IPIs are in flight (x86/tlb concurrent-flush series, Linux 5.10); "
                     + "false: local flush only after all remote ones finished");
     public static final KnobSpec SMT_SIBLING_DEDUP = KnobSpec.bool("native.smtSiblingDedup", false,
-            "IPI only one thread of each SMT pair in the mask (reference/smt-sibling-flush.txt; not merged)");
+            "IPI only one thread of each SMT pair in the mask (Alex Shi, LKML 2012; not merged)");
     public static final KnobSpec LAZY = KnobSpec.choice("lazy", "skip",
             "lazy TLB: off = idle switches to init_mm; ipi = lazy CPUs take every flush IPI; "
                     + "skip = lazy CPUs skipped unless tables were freed; skip-nofree = skipped even then (bug)",

@@ -60,10 +60,10 @@ public final class NativeBackend extends GuestTableFree {
     }
 
     /**
-     * The SMT-sibling filter of reference/smt-sibling-flush.txt: for each CPU whose whole
-     * sibling set is in the mask, drop its next sibling; the kept thread's flush is assumed to
-     * cover the core's TLB. Applied to the mask including the initiator, as the patch did
-     * (smp_call_function_many then skips the initiator itself).
+     * The SMT-sibling filter of Alex Shi, "x86/tlb: just do tlb flush on one of siblings of SMT",
+     * LKML 2012: for each CPU whose whole sibling set is in the mask, drop its next sibling; the
+     * kept thread's flush is assumed to cover the core's TLB. Applied to the mask including the
+     * initiator, as the patch did (smp_call_function_many then skips the initiator itself).
      */
     static CpuMask dedupSmtSiblings(Cpu cpu, CpuMask mask) {
         CpuMask out = new CpuMask(mask.nrCpus());
