@@ -34,9 +34,6 @@ public final class NativeBackend extends GuestTableFree {
     public static void nativeFlushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info, GuestKnobs knobs) {
         cpu.guest().vmstat().inc(Counter.NR_TLB_REMOTE_FLUSH);
         cpu.guest().trace().tlbFlush(cpu.guest().engine().now(), cpu.id, TlbFlushReason.TLB_REMOTE_SEND_IPI, info.pages());
-        if (knobs.testOmitRemoteFlush) {
-            return; // the deliberately broken backend: nobody is flushed here
-        }
         CpuMask targets = mask;
         if (knobs.smtSiblingDedup) {
             targets = dedupSmtSiblings(cpu, mask);
