@@ -1,6 +1,7 @@
 package dev.pvtlb.cli;
 
 import dev.pvtlb.ModelException;
+import dev.pvtlb.NoProgressException;
 import dev.pvtlb.study.Campaign;
 import dev.pvtlb.study.ClusterExecutor;
 import dev.pvtlb.study.RunRows;
@@ -211,6 +212,8 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                         results.set(k, work.apply(items.get(k)));
                     } catch (ModelException e) {
                         throw new ModelException("run " + name.apply(items.get(k)) + ": " + Main.oneLine(e.getMessage()));
+                    } catch (NoProgressException e) {
+                        throw new NoProgressException("run " + name.apply(items.get(k)) + ": " + Main.oneLine(e.getMessage()));
                     }
                     return k;
                 });
