@@ -41,8 +41,8 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
  * and the base is the empty {@code scratch}.
  *
  * <p>Built at most once per test JVM, and tagged {@code pvtlb-itest:HASH} where HASH covers
- * everything the image's behaviour depends on (the jar's bytes, the JDK, the module choice and
- * the Dockerfile), so a rerun with an unchanged jar reuses the image without running jlink.
+ * everything the image's behaviour depends on (both jars' entries, the JDK, the module choice and
+ * the Dockerfile), so a rerun with unchanged jars reuses the image without running jlink.
  * The host libraries are not in the hash: the image carries its own copies, consistent with
  * each other, so a host upgrade does not make an old image wrong.
  */
