@@ -37,8 +37,8 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
  * The image every container test runs: {@code FROM scratch} plus a JVM made by jlink from the
  * JDK running the tests (the toolchain's JDK 25), the host shared libraries that JVM links
  * against ({@link SharedLibs}), cli's shaded jar, and guest's test-backends jar (for
- * {@link #testBackendsEntrypoint}; the image's own entry point does not use it). Nothing is pulled: there is no registry,
- * and the base is the empty {@code scratch}.
+ * {@link #testBackendsEntrypoint}; the image's own entry point does not use it). Nothing is
+ * pulled: there is no registry, and the base is the empty {@code scratch}.
  *
  * <p>Built at most once per test JVM, and tagged {@code pvtlb-itest:HASH} where HASH covers
  * everything the image's behaviour depends on (both jars' entries, the JDK, the module choice and
