@@ -19,8 +19,8 @@ public final class Engine {
      * so the steps at one instant are a few per event due then, a few thousand even with
      * 4096 vCPUs lined up. A step that costs 0 and comes back forever (a kernel path that never
      * moves on) would spin here without end: past this many steps the run stops with a
-     * {@link dev.pvtlb.NoProgressException} naming the event (a CPU and its kernel path). About a second
-     * of the real machine's time; one compare per step otherwise.
+     * {@link dev.pvtlb.NoProgressException} naming the event (a CPU and its kernel path). About
+     * a second of the real machine's time; one compare per step otherwise.
      */
     public static final long MAX_STEPS_PER_INSTANT = 1L << 24;
 
