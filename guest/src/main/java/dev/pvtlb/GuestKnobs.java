@@ -12,7 +12,7 @@ public final class GuestKnobs {
             "flush locally while remote IPIs are in flight (x86/tlb concurrent-flush series, Linux 5.10); "
                     + "false: local flush only after all remote ones finished");
     public static final KnobSpec SMT_SIBLING_DEDUP = KnobSpec.bool("native.smtSiblingDedup", false,
-            "IPI only one thread of each SMT pair in the mask (reference/smt-sibling-flush.txt; not merged)");
+            "IPI only one thread of each SMT pair in the mask (Alex Shi, LKML 2012; not merged)");
     public static final KnobSpec LAZY = KnobSpec.choice("lazy", "skip",
             "lazy TLB: off = idle switches to init_mm; ipi = lazy CPUs take every flush IPI; "
                     + "skip = lazy CPUs skipped unless tables were freed; skip-nofree = skipped even then (bug)",
@@ -22,23 +22,18 @@ public final class GuestKnobs {
                     + "(tlb_remove_table_sync_one), rcu (MMU_GATHER_RCU_TABLE_FREE, x86 default)",
             "immediate", "ipi-sync", "rcu");
 
-    public static final KnobSpec TEST_OMIT_REMOTE_FLUSH = KnobSpec.bool("test.omitRemoteFlush", false,
-            "TEST ONLY: native_flush_tlb_multi() flushes no other CPU; a deliberately broken backend that "
-                    + "the project's own harness (container tests) must catch");
-
     public static final KnobSpec NESTED_FLUSH = KnobSpec.choice("nestedFlush", "flush",
             "tlb_finish_mmu() when another zap of the mm is in flight (mm_tlb_flush_nested): flush = flush the whole "
                     + "range anyway (fix 99baac21e458, 2017); skip = flush only what this zap cleared (the MADV_DONTNEED miss)",
             "flush", "skip");
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
-            NESTED_FLUSH, TEST_OMIT_REMOTE_FLUSH);
+            NESTED_FLUSH);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
     public final LazyMode lazy;
     public final TableFreePolicy tableFree;
-    public final boolean testOmitRemoteFlush;
     public final boolean nestedFlush;
 
     public GuestKnobs(Knobs k) {
@@ -46,7 +41,6 @@ public final class GuestKnobs {
         smtSiblingDedup = k.bool(SMT_SIBLING_DEDUP.name());
         lazy = LazyMode.of(k.get(LAZY.name()));
         tableFree = TableFreePolicy.of(k.get(TABLE_FREE.name()));
-        testOmitRemoteFlush = k.bool(TEST_OMIT_REMOTE_FLUSH.name());
         nestedFlush = k.get(NESTED_FLUSH.name()).equals("flush");
     }
 }

@@ -1,17 +1,23 @@
 package dev.pvtlb.cli;
 
 import dev.pvtlb.ModelException;
+import dev.pvtlb.NoProgressException;
 import dev.pvtlb.report.OneLine;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
 /**
- * The {@code pvtlb} command. Exit codes: 0 success, 1 hazard found, 2 bad input. A bad input
- * prints one line and never a stack trace unless {@code --debug} is given.
+ * The {@code pvtlb} command. Exit codes: 0 success, 1 hazard found, 2 bad input, 3 internal error,
+ * 4 the model made no progress (the engine's watchdog: {@link NoProgressException}). A bad input
+ * or a stalled model prints one line and never a stack trace unless {@code --debug} is given.
  */
 @Command(name = "pvtlb", mixinStandardHelpOptions = true, version = "pvtlb 0.1.0",
         description = "Emulates a paravirtualized guest kernel's TLB shootdowns: what a flush design costs, and whether it is safe.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:a hazard was found", "2:bad input (one line on stderr)", "3:internal error",
+            "4:the model made no progress: a CPU ran steps without virtual time advancing, or one access kept faulting "
+                    + "(one line naming the CPU and the kernel path)"},
         subcommands = {RunCommand.class, ScenariosCommand.class, BackendsCommand.class, HostCommand.class,
             CalibrateCommand.class, ExploreCommand.class, ReplayCommand.class, BenchCommand.class,
             CompareCommand.class, DemoCommand.class, SweepCommand.class, CommandLine.HelpCommand.class})
@@ -35,28 +41,35 @@ public final class Main implements Runnable {
             err.println("pvtlb: " + OneLine.of(ex.getMessage()));
             return 2;
         });
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (debug) {
-                ex.printStackTrace(err);
-            }
-            if (ex instanceof ModelException || ex instanceof IllegalArgumentException) {
-                err.println("pvtlb: " + OneLine.of(ex.getMessage()));
-                return 2;
-            }
-            if (ex instanceof java.io.IOException || ex instanceof java.io.UncheckedIOException) {
-                err.println("pvtlb: I/O error: " + OneLine.of(ex.getMessage()));
-                return 2;
-            }
-            err.println("pvtlb: internal error: " + ex.getClass().getSimpleName() + ": " + OneLine.of(ex.getMessage())
-                    + " (rerun with --debug for the stack trace)");
-            return 3;
-        });
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> failed(ex, err, debug));
         try {
             return cl.execute(rest);
         } catch (OutOfMemoryError e) {
             err.println("pvtlb: out of Java heap: the scenario is too large for this JVM");
             return 2;
         }
+    }
+
+    /** What a command that threw prints (one line, unless {@code debug}) and the exit code it gets. */
+    static int failed(Exception ex, PrintWriter err, boolean debug) {
+        if (debug) {
+            ex.printStackTrace(err);
+        }
+        if (ex instanceof ModelException || ex instanceof IllegalArgumentException) {
+            err.println("pvtlb: " + OneLine.of(ex.getMessage()));
+            return 2;
+        }
+        if (ex instanceof NoProgressException) {
+            err.println("pvtlb: " + OneLine.of(ex.getMessage()));
+            return 4;
+        }
+        if (ex instanceof java.io.IOException || ex instanceof java.io.UncheckedIOException) {
+            err.println("pvtlb: I/O error: " + OneLine.of(ex.getMessage()));
+            return 2;
+        }
+        err.println("pvtlb: internal error: " + ex.getClass().getSimpleName() + ": " + OneLine.of(ex.getMessage())
+                + " (rerun with --debug for the stack trace)");
+        return 3;
     }
 
     /** {@code -h/--help} on every subcommand, at any depth ({@code pvtlb host bench --help}). */

@@ -62,7 +62,7 @@ class HostCompareCommandTest {
     void aHostOnlyBenchmarkIsRefusedByName() {
         Result r = pvtlb("host", "compare", "mprotect-noise");
         assertEquals(2, r.code());
-        // mprotect-noise is now also an emulated workload (issue 5), but its metric is not lined up with the host's.
+        // mprotect-noise is also an emulated workload (the arm64 TLBI test), but its metric is not lined up with the real machine's.
         assertEquals("pvtlb: 'mprotect-noise' has no metrics lined up between host and emulation yet; comparable: munmap-storm",
                 r.err().strip());
     }

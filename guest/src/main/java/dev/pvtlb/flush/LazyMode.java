@@ -9,8 +9,9 @@ public enum LazyMode {
     /** Lazy CPUs are skipped unless page tables were freed; they catch up through tlb_gen (Linux 4.19+). */
     SKIP("skip"),
     /**
-     * Lazy CPUs are skipped even when tables were freed: the bug fixed by patch 2 of
-     * reference/lazy-tlb-even-lazier.txt (their speculative walks may use freed tables).
+     * Lazy CPUs are skipped even when tables were freed: the bug fixed by patch 2 of Rik van Riel,
+     * "x86,tlb,mm: make lazy TLB mode even lazier", LKML June 2018 (their speculative walks may use
+     * freed tables).
      */
     SKIP_NOFREE("skip-nofree");
 

@@ -34,9 +34,6 @@ public final class NativeBackend extends GuestTableFree {
     public static void nativeFlushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info, GuestKnobs knobs) {
         cpu.kernel().vmstat().inc(Counter.NR_TLB_REMOTE_FLUSH);
         cpu.kernel().trace().tlbFlush(cpu.kernel().engine().now(), cpu.id, TlbFlushReason.TLB_REMOTE_SEND_IPI, info.pages());
-        if (knobs.testOmitRemoteFlush) {
-            return; // the deliberately broken backend: nobody is flushed here
-        }
         CpuMask targets = mask;
         if (knobs.smtSiblingDedup) {
             targets = dedupSmtSiblings(cpu, mask);
@@ -60,10 +57,10 @@ public final class NativeBackend extends GuestTableFree {
     }
 
     /**
-     * The SMT-sibling filter of reference/smt-sibling-flush.txt: for each CPU whose whole
-     * sibling set is in the mask, drop its next sibling; the kept thread's flush is assumed to
-     * cover the core's TLB. Applied to the mask including the initiator, as the patch did
-     * (smp_call_function_many then skips the initiator itself).
+     * The SMT-sibling filter of Alex Shi, "x86/tlb: just do tlb flush on one of siblings of SMT",
+     * LKML 2012: for each CPU whose whole sibling set is in the mask, drop its next sibling; the
+     * kept thread's flush is assumed to cover the core's TLB. Applied to the mask including the
+     * initiator, as the patch did (smp_call_function_many then skips the initiator itself).
      */
     static CpuMask dedupSmtSiblings(Cpu cpu, CpuMask mask) {
         CpuMask out = new CpuMask(mask.nrCpus());

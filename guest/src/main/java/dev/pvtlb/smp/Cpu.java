@@ -478,6 +478,20 @@ public final class Cpu implements Event {
         parked = false;
     }
 
+    /** This CPU and its stack of kernel paths, innermost last ("cpu3 in do_idle > user:t3 > handle_mm_fault"). */
+    @Override
+    public String describe() {
+        StringBuilder sb = new StringBuilder("cpu").append(id);
+        if (depth == 0) {
+            return sb.append(" (no kernel path)").toString();
+        }
+        sb.append(" in ");
+        for (int i = 0; i < depth; i++) {
+            sb.append(i == 0 ? "" : " > ").append(stack[i].describe());
+        }
+        return sb.toString();
+    }
+
     @Override
     public String toString() {
         return "cpu" + id;

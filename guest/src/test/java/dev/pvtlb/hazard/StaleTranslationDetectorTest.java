@@ -12,9 +12,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The stale-translation detector against designs known right and wrong: the SMT-sibling
- * shortcut (reference/smt-sibling-flush.txt) leaves a thread with its own TLB unflushed, and
- * that thread then uses a translation of a zapped page; every other native variant is clean.
+ * The stale-translation detector against designs known right and wrong: the SMT-sibling shortcut
+ * (Alex Shi, "x86/tlb: just do tlb flush on one of siblings of SMT", LKML 2012) leaves a thread
+ * with its own TLB unflushed, and that thread then uses a translation of a zapped page; every other
+ * native variant is clean.
  */
 class StaleTranslationDetectorTest {
     @ParameterizedTest

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 
@@ -57,6 +58,25 @@ final class ProjectFiles {
             throw new UncheckedIOException("cannot read " + jar, e);
         }
         return jar;
+    }
+
+    /**
+     * guest's test-backends jar: the pv_ops backends of guest's test sources (broken-native,
+     * counting) with their services file, which a JVM finds when the jar is on its class path
+     * beside pvtlb.jar, as it would find a user's backend. The reactor builds guest before itests.
+     */
+    static Path testBackendsJar() {
+        Path dir = root().resolve("guest/target");
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            List<Path> jars = s.filter(p -> p.getFileName().toString().matches("pvtlb-guest-.*-test-backends\\.jar")).sorted().toList();
+            if (jars.size() != 1) {
+                throw new IllegalStateException("expected one pvtlb-guest-*-test-backends.jar in " + dir + ", found " + jars
+                        + ": build guest first (`mvn -B verify` does; alone: `mvn -B package -pl guest -DskipTests`)");
+            }
+            return jars.getFirst();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir + ": build guest first", e);
+        }
     }
 
     /** A folder for build contexts: under target/ when run by Maven, else the temp folder. */

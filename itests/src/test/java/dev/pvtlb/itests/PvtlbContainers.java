@@ -50,18 +50,35 @@ final class PvtlbContainers {
     }
 
     static ContainerRun run(List<String> args, String cpuset) {
+        return run(args, cpuset, null);
+    }
+
+    /**
+     * Like {@link #run(List, String)}, with guest's test-backends jar on pvtlb's class path
+     * ({@link PvtlbImage#testBackendsEntrypoint()}), so {@code --backend broken-native} exists.
+     */
+    static ContainerRun runWithTestBackends(List<String> args, String cpuset) {
+        return run(args, cpuset, PvtlbImage.testBackendsEntrypoint());
+    }
+
+    private static ContainerRun run(List<String> args, String cpuset, List<String> entrypoint) {
         String image = PvtlbImage.tag();
         try (GenericContainer<?> c = new GenericContainer<>(DockerImageName.parse(image))) {
             c.withImagePullPolicy(NEVER_PULL)
                     .withNetworkMode("none")
                     .withCommand(args.toArray(String[]::new))
                     .withStartupCheckStrategy(new RunToExit())
-                    .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig()
-                            .withCpusetCpus(cpuset)
-                            .withMemory(MEMORY_BYTES)
-                            .withMemorySwap(MEMORY_BYTES)
-                            .withCapDrop(Capability.ALL)
-                            .withSecurityOpts(List.of("no-new-privileges")));
+                    .withCreateContainerCmdModifier(cmd -> {
+                        cmd.getHostConfig()
+                                .withCpusetCpus(cpuset)
+                                .withMemory(MEMORY_BYTES)
+                                .withMemorySwap(MEMORY_BYTES)
+                                .withCapDrop(Capability.ALL)
+                                .withSecurityOpts(List.of("no-new-privileges"));
+                        if (entrypoint != null) {
+                            cmd.withEntrypoint(entrypoint.toArray(String[]::new));
+                        }
+                    });
             c.start();
             InspectContainerResponse info = c.getCurrentContainerInfo();
             InspectContainerResponse.ContainerState state = info.getState();

@@ -36,12 +36,13 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
 /**
  * The image every container test runs: {@code FROM scratch} plus a JVM made by jlink from the
  * JDK running the tests (the toolchain's JDK 25), the host shared libraries that JVM links
- * against ({@link SharedLibs}), and cli's shaded jar. Nothing is pulled: there is no registry,
- * and the base is the empty {@code scratch}.
+ * against ({@link SharedLibs}), cli's shaded jar, and guest's test-backends jar (for
+ * {@link #testBackendsEntrypoint}; the image's own entry point does not use it). Nothing is
+ * pulled: there is no registry, and the base is the empty {@code scratch}.
  *
  * <p>Built at most once per test JVM, and tagged {@code pvtlb-itest:HASH} where HASH covers
- * everything the image's behaviour depends on (the jar's bytes, the JDK, the module choice and
- * the Dockerfile), so a rerun with an unchanged jar reuses the image without running jlink.
+ * everything the image's behaviour depends on (both jars' entries, the JDK, the module choice and
+ * the Dockerfile), so a rerun with unchanged jars reuses the image without running jlink.
  * The host libraries are not in the hash: the image carries its own copies, consistent with
  * each other, so a host upgrade does not make an old image wrong.
  */
@@ -49,6 +50,8 @@ final class PvtlbImage {
     static final String REPOSITORY = "pvtlb-itest";
     /** Where the runtime goes in the image; the jar sits beside bin/ and lib/. */
     static final String HOME = "/opt/pvtlb";
+    /** guest's test-backends jar in the image, beside pvtlb.jar. */
+    static final String TEST_BACKENDS_JAR = HOME + "/test-backends.jar";
     /** An empty, writable folder in the image for the report; the container's working directory. */
     static final String OUT = "/out";
     /** Bump when the assembly changes in a way the hashed inputs do not show (say, how libraries are found). */
@@ -83,9 +86,10 @@ final class PvtlbImage {
     private static String buildOrReuse() {
         long t0 = System.nanoTime();
         Path jar = ProjectFiles.jar();
+        Path testBackends = ProjectFiles.testBackendsJar();
         Path javaHome = Path.of(System.getProperty("java.home"));
         String dockerfile = dockerfile(LauncherFlags.read(ProjectFiles.launcher()));
-        String hash = hash(jar, javaHome, dockerfile);
+        String hash = hash(List.of(jar, testBackends), javaHome, dockerfile);
         String name = REPOSITORY + ":" + hash.substring(0, 16);
         if (exists(name)) {
             log("image " + name + " exists (jar and JDK unchanged): reused");
@@ -103,6 +107,7 @@ final class PvtlbImage {
             copy(lib, rootfs.resolve(lib.toString().substring(1)));
         }
         copy(jar, runtime.resolve("pvtlb.jar"));
+        copy(testBackends, runtime.resolve(TEST_BACKENDS_JAR.substring(HOME.length() + 1)));
         write(context.resolve("Dockerfile"), dockerfile);
         long t2 = System.nanoTime();
         // The Dockerfile goes in as a plain context file, not via withDockerfile(): Testcontainers
@@ -137,6 +142,19 @@ final class PvtlbImage {
                 # The launcher's own final command (see LauncherFlags): pvtlb's arguments follow.
                 ENTRYPOINT [%s]
                 """.formatted(OUT, entry.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(", ")));
+    }
+
+    /**
+     * An entry point that runs pvtlb with guest's test-backends jar on the class path after
+     * pvtlb.jar (the launcher's flags, then {@code -cp} and the main class instead of
+     * {@code -jar}): the test sources' backends register through the SPI as a user's would.
+     */
+    static List<String> testBackendsEntrypoint() {
+        List<String> entry = new ArrayList<>();
+        entry.add(HOME + "/bin/java");
+        entry.addAll(LauncherFlags.read(ProjectFiles.launcher()));
+        entry.addAll(List.of("-cp", HOME + "/pvtlb.jar:" + TEST_BACKENDS_JAR, ProjectFiles.MAIN_CLASS));
+        return entry;
     }
 
     /** jdeps' answer for the jar, less {@link #LEFT_OUT}, plus {@link #ADDED}. */
@@ -174,20 +192,23 @@ final class PvtlbImage {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    private static String hash(Path jar, Path javaHome, String dockerfile) {
+    private static String hash(List<Path> jars, Path javaHome, String dockerfile) {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
-            // The jar's entries by name and content, not its bytes: each build stamps new zip
+            // The jars' entries by name and content, not their bytes: each build stamps new zip
             // times, and an unchanged build should find its image again (after mvn clean too).
-            try (JarFile jf = new JarFile(jar.toFile())) {
-                List<JarEntry> entries = jf.stream().sorted(Comparator.comparing(JarEntry::getName)).toList();
-                for (JarEntry e : entries) {
-                    md.update(e.getName().getBytes(StandardCharsets.UTF_8));
-                    md.update((byte) 0);
-                    try (InputStream in = jf.getInputStream(e)) {
-                        md.update(in.readAllBytes());
+            for (Path jar : jars) {
+                try (JarFile jf = new JarFile(jar.toFile())) {
+                    List<JarEntry> entries = jf.stream().sorted(Comparator.comparing(JarEntry::getName)).toList();
+                    for (JarEntry e : entries) {
+                        md.update(e.getName().getBytes(StandardCharsets.UTF_8));
+                        md.update((byte) 0);
+                        try (InputStream in = jf.getInputStream(e)) {
+                            md.update(in.readAllBytes());
+                        }
                     }
                 }
+                md.update((byte) 1);
             }
             Path release = javaHome.resolve("release");
             String jdk = javaHome + "\n" + System.getProperty("java.runtime.version") + "\n"

@@ -1,6 +1,7 @@
 package dev.pvtlb.study;
 
 import dev.pvtlb.ModelException;
+import dev.pvtlb.NoProgressException;
 import dev.pvtlb.report.Csv;
 import dev.pvtlb.report.OneLine;
 import dev.pvtlb.report.ProgressBar;
@@ -167,6 +168,9 @@ public final class Sweep {
                         results.set(k, work.apply(items.get(k)));
                     } catch (ModelException e) {
                         throw new ModelException("run " + name.apply(items.get(k)) + ": " + OneLine.of(e.getMessage()));
+                    } catch (NoProgressException e) {
+                        // the watchdog stopped this run: name it, as a refused run is named
+                        throw new NoProgressException("run " + name.apply(items.get(k)) + ": " + OneLine.of(e.getMessage()));
                     }
                     return k;
                 });

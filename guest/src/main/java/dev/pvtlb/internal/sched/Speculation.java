@@ -5,12 +5,12 @@ import dev.pvtlb.explore.ChoicePoint;
 import dev.pvtlb.smp.Cpu;
 
 /**
- * Speculative page walks by idle CPUs in lazy TLB mode. Such a CPU keeps the old mm's CR3, so
- * its hardware may walk that mm's page tables at any moment (prefetch, speculation), filling
- * its TLB and paging-structure caches; this is why freed page tables must reach lazy CPUs too
- * (reference/lazy-tlb-even-lazier.txt). While a CPU is idle and lazy, every
- * {@link #TICK_NS} a choice point (SPECULATIVE_WALK) decides whether it walks the address it
- * last used. Off unless the scenario asks for it (GuestConfig.speculativeWalks).
+ * Speculative page walks by idle CPUs in lazy TLB mode. Such a CPU keeps the old mm's CR3, so its
+ * hardware may walk that mm's page tables at any moment (prefetch, speculation), filling its TLB
+ * and paging-structure caches; this is why freed page tables must reach lazy CPUs too (Rik van
+ * Riel, "x86,tlb,mm: make lazy TLB mode even lazier", LKML June 2018). While a CPU is idle and
+ * lazy, every {@link #TICK_NS} a choice point (SPECULATIVE_WALK) decides whether it walks the
+ * address it last used. Off unless the scenario asks for it (GuestConfig.speculativeWalks).
  */
 public final class Speculation {
     /** How often an idle lazy CPU may start a speculative walk: a granularity of the model. */

@@ -15,11 +15,24 @@ import dev.pvtlb.explore.ChoicePoint;
  * ahead, as quantum-based parallel simulators do, trading timing precision for speed.
  */
 public final class Engine {
+    /**
+     * The watchdog's bound on steps at one virtual instant. Every step of a CPU that does work
+     * costs time, and a zero-cost step (a return, a path switch) is followed by one that does;
+     * so the steps at one instant are a few per event due then, a few thousand even with
+     * 4096 vCPUs lined up. A step that costs 0 and comes back forever (a kernel path that never
+     * moves on) would spin here without end: past this many steps the run stops with a
+     * {@link dev.pvtlb.NoProgressException} naming the event (a CPU and its kernel path). About
+     * a second of the real machine's time; one compare per step otherwise.
+     */
+    public static final long MAX_STEPS_PER_INSTANT = 1L << 24;
+
     private final EventQueue queue = new EventQueue();
     private final long quantum;
     private Chooser chooser;
     private long now;
     private long steps;
+    /** Steps run since the clock last advanced (the watchdog's count). */
+    private long stepsThisInstant;
     private boolean stopped;
     /*
      * The events due at the current instant, drained from the heap in FIFO order. Keeping them
@@ -102,6 +115,7 @@ public final class Engine {
         tieCount = 0;
         now = 0;
         steps = 0;
+        stepsThisInstant = 0;
         stopped = false;
     }
 
@@ -118,7 +132,13 @@ public final class Engine {
                 break;
             }
             Event e = tieCount == 0 && queue.peekTimeAfterHead() != t ? queue.poll() : pickAmongTies(t);
-            now = t;
+            if (t != now) {
+                now = t;
+                stepsThisInstant = 0;
+            } else if (++stepsThisInstant > MAX_STEPS_PER_INSTANT) {
+                throw new dev.pvtlb.NoProgressException(e.describe() + " ran " + MAX_STEPS_PER_INSTANT + " steps at virtual time "
+                        + now + " ns without the clock advancing: the model makes no progress");
+            }
             steps++;
             e.fire(this);
         }

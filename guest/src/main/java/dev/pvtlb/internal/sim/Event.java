@@ -4,4 +4,9 @@ package dev.pvtlb.internal.sim;
 public interface Event {
     /** Runs the event; the engine's clock already reads its time. */
     void fire(Engine engine);
+
+    /** What this event runs, for the watchdog's message (a CPU names its kernel path). */
+    default String describe() {
+        return String.valueOf(this);
+    }
 }

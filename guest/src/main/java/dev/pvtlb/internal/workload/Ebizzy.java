@@ -15,13 +15,13 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The shape of ebizzy, named in reference/pv-flush-rcu-table-free.txt as a standard test of
- * paravirt flushing: threads of one process repeatedly allocate a chunk (mmap), fill it,
- * search it, and free it (munmap), so every free shoots down the TLBs of all CPUs running the
- * other threads. A VM workload: 64 vCPUs, run with a virtualized backend on 64 pCPUs with one to
- * three such VMs at once ({@code --backend kvm --set vms=2}), where the flush's cost depends on
- * whether its targets' vCPUs are running. Metric {@code records_per_s}: chunks processed per
- * second of the guest's virtual time.
+ * The shape of ebizzy, named in the LKML thread "x86/hyper-v: Use hypercall for remote TLB flush",
+ * August 2017 as a standard test of paravirt flushing: threads of one process repeatedly allocate a
+ * chunk (mmap), fill it, search it, and free it (munmap), so every free shoots down the TLBs of all
+ * CPUs running the other threads. A VM workload: 64 vCPUs, run with a virtualized backend on 64
+ * pCPUs with one to three such VMs at once ({@code --backend kvm --set vms=2}), where the flush's
+ * cost depends on whether its targets' vCPUs are running. Metric {@code records_per_s}: chunks
+ * processed per second of the guest's virtual time.
  */
 public final class Ebizzy implements Workload {
     @Override

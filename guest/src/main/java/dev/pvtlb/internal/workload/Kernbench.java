@@ -16,14 +16,14 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The shape of kernbench as run in reference/pv-flush-rcu-table-free.txt (to see what RCU
- * table freeing costs): a parallel build, {@code make -j threads}, where each job is a short
- * process that is forked, maps its memory, faults it in (allocating page tables), computes,
- * and exits (exit_mmap: unmap everything and free its page tables through tlb_remove_table).
- * Jobs are queued round robin on {@code threads} CPUs. Metrics: {@code elapsed_s} (wall time of
- * the build) and {@code system_s} (CPU time in the kernel: syscalls, faults, flushes,
- * switch_mm). Default host: 16 CPUs at full load; the thread also ran 6 CPUs and half load
- * ({@code --set vcpus=6 --set threads=3}).
+ * The shape of kernbench as run in the LKML thread "x86/hyper-v: Use hypercall for remote TLB
+ * flush", August 2017 (to see what RCU table freeing costs): a parallel build,
+ * {@code make -j threads}, where each job is a short process that is forked, maps its memory,
+ * faults it in (allocating page tables), computes, and exits (exit_mmap: unmap everything and
+ * free its page tables through tlb_remove_table). Jobs are queued round robin on {@code threads} CPUs. Metrics:
+ * {@code elapsed_s} (wall time of the build) and {@code system_s} (CPU time in the kernel:
+ * syscalls, faults, flushes, switch_mm). Default host: 16 CPUs at full load; the thread also ran 6
+ * CPUs and half load ({@code --set vcpus=6 --set threads=3}).
  */
 public final class Kernbench implements Workload {
     @Override

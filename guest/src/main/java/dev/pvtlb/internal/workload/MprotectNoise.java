@@ -14,11 +14,13 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The shape of reference/arm64-tlbi-broadcast.txt: a single-threaded victim does a fixed amount
- * of work (random reads over its working set) while "a small application, which just calls
- * mprotect() continuously" runs on a sibling core. With arm64's broadcast TLBI ...IS every
- * mprotect reaches the victim's CPU too; with local TLBIs on mm_cpumask (arm64.flush=local) or
- * x86 IPIs it does not. Metric {@code victim_ms}: the victim's elapsed time. {@code noise=false}
+ * The shape of the test in Takao Indoh, "arm64: Introduce boot parameter to disable TLB flush
+ * instruction within the same inner shareable domain",
+ * lore.kernel.org/r/20190617143255.10462-1-indou.takao@jp.fujitsu.com: a single-threaded victim
+ * does a fixed amount of work (random reads over its working set) while "a small application, which
+ * just calls mprotect() continuously" runs on a sibling core. With arm64's broadcast TLBI ...IS
+ * every mprotect reaches the victim's CPU too; with local TLBIs on mm_cpumask (arm64.flush=local)
+ * or x86 IPIs it does not. Metric {@code victim_ms}: the victim's elapsed time. {@code noise=false}
  * leaves the noise process out, for the baseline. Meant for {@code --backend arm64}; default
  * machine: 4 cores.
  */

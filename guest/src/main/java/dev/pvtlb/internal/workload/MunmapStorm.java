@@ -15,12 +15,13 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The shape of the {@code munmap -n 64 -t 16} test of reference/smt-sibling-flush.txt: threads
- * of one process keep touching their working memory while each, in a loop, maps a region of
- * {@code pages} pages, touches it, and unmaps it, so every munmap shoots down the TLBs of the
- * CPUs running the other threads. Default machine: a 4-core, 8-thread desktop. With
- * {@code processes} above 1 the threads are dealt to that many processes, each flushing only
- * its own threads' CPUs (a flush storm across processes).
+ * The shape of the {@code munmap -n 64 -t 16} test of Alex Shi, "x86/tlb: just do tlb flush on one
+ * of siblings of SMT", LKML 2012 (https://lkml.org/lkml/2012/5/17/59): threads of one process keep
+ * touching their working memory while each, in a loop, maps a region of {@code pages} pages,
+ * touches it, and unmaps it, so every munmap shoots down the TLBs of the CPUs running the other
+ * threads. Default machine: a 4-core, 8-thread desktop. With {@code processes} above 1 the threads
+ * are dealt to that many processes, each flushing only its own threads' CPUs (a flush storm across
+ * processes).
  */
 public final class MunmapStorm implements Workload {
     @Override

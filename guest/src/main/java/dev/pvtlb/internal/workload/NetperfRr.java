@@ -14,17 +14,18 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The shape of the netperf TCP_RR run of reference/lazy-tlb-even-lazier.txt: request/response
- * pairs whose CPUs "are simply switching back and forth between netperf and the idle task".
- * Each of {@code threads} pairs is a netperf client thread and a netserver thread on their own
- * CPUs; per transaction each side copies a message in (recvmsg) and out (sendmsg), touches its
- * buffer, and blocks until the peer's message arrives ({@code wait_us}, the peer's turn and the
- * wire), during which its CPU goes idle. Going idle and coming back runs enter_lazy_tlb or
- * switch_mm_irqs_off to init_mm and back (with {@code lazy=off}), whose mm_cpumask atomics on
- * the shared netserver mm are what the thread measured. Metrics: {@code transactions_per_s}
- * and {@code switch_mm_share}, the fraction of all CPU time spent in switch_mm_irqs_off. The
- * two sides run open loop (each side's wait stands for the other's turn), so a transaction's
- * time is its side's own kernel work plus the wait. Default machine: 48 CPUs (2 x 12 x 2).
+ * The shape of the netperf TCP_RR run of Rik van Riel, "x86,tlb,mm: make lazy TLB mode even
+ * lazier", LKML June 2018: request/response pairs whose CPUs "are simply switching back and forth
+ * between netperf and the idle task". Each of {@code threads} pairs is a netperf client thread and
+ * a netserver thread on their own CPUs; per transaction each side copies a message in (recvmsg) and
+ * out (sendmsg), touches its buffer, and blocks until the peer's message arrives ({@code wait_us},
+ * the peer's turn and the wire), during which its CPU goes idle. Going idle and coming back runs
+ * enter_lazy_tlb or switch_mm_irqs_off to init_mm and back (with {@code lazy=off}), whose
+ * mm_cpumask atomics on the shared netserver mm are what the thread measured. Metrics:
+ * {@code transactions_per_s} and {@code switch_mm_share}, the fraction of all CPU time spent in
+ * switch_mm_irqs_off. The two sides run open loop (each side's wait stands for the other's turn),
+ * so a transaction's time is its side's own kernel work plus the wait. Default machine: 48 CPUs
+ * (2 x 12 x 2).
  */
 public final class NetperfRr implements Workload {
     @Override

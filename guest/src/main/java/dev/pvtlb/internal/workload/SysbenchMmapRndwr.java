@@ -18,13 +18,13 @@ import java.util.function.Supplier;
 
 /**
  * The shape of {@code sysbench fileio --file-test-mode=rndwr --file-io-mode=mmap
- * --file-fsync-mode=fdatasync} of reference/concurrent-tlb-flushes.txt: T threads of one
- * process write random 4 KiB pages of a shared file mapping, and every {@code fsync_freq}
- * writes a thread calls fdatasync. Writeback write-protects each dirty page
- * (page_mkclean_one -> ptep_clear_flush -> flush_tlb_page), a one-page flush_tlb_mm_range on
- * every CPU of the mm, so each fdatasync is a train of shootdowns whose local and remote halves
- * the concurrent-flush series overlaps. Default machine: 2 sockets of 14 cores x 2 threads
- * (56 logical CPUs, "28+SMT"); up to 28 threads are pinned to socket 0.
+ * --file-fsync-mode=fdatasync} of Nadav Amit, "x86/tlb: Concurrent TLB flushes" v4, LKML 2019: T
+ * threads of one process write random 4 KiB pages of a shared file mapping, and every
+ * {@code fsync_freq} writes a thread calls fdatasync. Writeback write-protects each dirty page
+ * (page_mkclean_one -> ptep_clear_flush -> flush_tlb_page), a one-page flush_tlb_mm_range on every
+ * CPU of the mm, so each fdatasync is a train of shootdowns whose local and remote halves the
+ * concurrent-flush series overlaps. Default machine: 2 sockets of 14 cores x 2 threads (56 logical
+ * CPUs, "28+SMT"); up to 28 threads are pinned to socket 0.
  */
 public final class SysbenchMmapRndwr implements Workload {
     @Override

@@ -1,5 +1,6 @@
 package dev.pvtlb.internal.workload;
 
+import dev.pvtlb.NoProgressException;
 import dev.pvtlb.internal.mm.PageFault;
 import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.internal.sched.Task;
@@ -13,6 +14,17 @@ import java.util.SplittableRandom;
  * between two accesses; a faulting access is retried after the fault.
  */
 public final class Touch implements Op {
+    /**
+     * The watchdog's bound on faults of one access in a row. handle_mm_fault() installs the PTE
+     * the access needs, so the retry faults again only when another CPU zapped or write-protected
+     * that very PTE in between; a thousand such races in a row do not happen in a model that
+     * makes progress. A fault that cannot repair what the walk sees (a stale paging-structure
+     * cache entry left by a missed flush) repeats without end, each time costing fault.ns of
+     * virtual time, so the engine's per-instant bound does not see it: past this many the run
+     * stops with a {@link NoProgressException} naming the CPU, its kernel paths and the address.
+     */
+    static final int MAX_FAULTS_PER_ACCESS = 1000;
+
     private final long base;
     private final int pages;
     private final double writeFraction;
@@ -22,6 +34,7 @@ public final class Touch implements Op {
     private long nextPage;
     private long pendingVa = -1;
     private boolean pendingWrite;
+    private int faultsInARow;
 
     public Touch(long base, int pages, long accesses, double writeFraction, boolean sequential, LatencyRecorder recorder) {
         this.base = base;
@@ -53,6 +66,12 @@ public final class Touch implements Op {
             }
             long c = cpu.userAccess(va, write);
             if (c < 0) {
+                faultsInARow = pendingVa >= 0 ? faultsInARow + 1 : 1;
+                if (faultsInARow >= MAX_FAULTS_PER_ACCESS) {
+                    throw new NoProgressException(String.format("%s: the %s of 0x%x faulted %d times in a row, and "
+                            + "handle_mm_fault never made it succeed (at virtual time %d ns): the model makes no progress",
+                            cpu.describe(), write ? "write" : "read", va, faultsInARow, cpu.kernel().engine().now()));
+                }
                 pendingVa = va;
                 pendingWrite = write;
                 cpu.call(new PageFault(task.mm(), va, write));

@@ -17,18 +17,20 @@ import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TimeCategory;
 
 /**
- * arm64 (arch/arm64/include/asm/tlbflush.h): flush_tlb_mm / __flush_tlb_range issue
- * TLBI ASIDE1IS / VAE1IS, broadcast in hardware to every CPU of the inner-shareable domain,
- * then DSB ISH; no IPIs and no mm_cpumask (arm64 does not maintain it). Each other CPU pays
- * for processing every broadcast TLBI, whether or not it ever ran the mm. A range above
- * MAX_DVM_OPS pages is one ASID flush. The alternative of reference/arm64-tlbi-broadcast.txt,
- * {@code arm64.flush=local}, invalidates with local TLBIs on the CPUs of mm_cpumask through
- * IPIs, which is only correct while mm_cpumask is maintained ({@code arm64.mmCpumask}).
+ * arm64 (arch/arm64/include/asm/tlbflush.h): flush_tlb_mm / __flush_tlb_range issue TLBI ASIDE1IS /
+ * VAE1IS, broadcast in hardware to every CPU of the inner-shareable domain, then DSB ISH; no IPIs
+ * and no mm_cpumask (arm64 does not maintain it). Each other CPU pays for processing every
+ * broadcast TLBI, whether or not it ever ran the mm. A range above MAX_DVM_OPS pages is one ASID
+ * flush. The alternative of Takao Indoh, "arm64: Introduce boot parameter to disable TLB flush
+ * instruction within the same inner shareable domain",
+ * lore.kernel.org/r/20190617143255.10462-1-indou.takao@jp.fujitsu.com, {@code arm64.flush=local},
+ * invalidates with local TLBIs on the CPUs of mm_cpumask through IPIs, which is only correct while
+ * mm_cpumask is maintained ({@code arm64.mmCpumask}).
  */
 public final class Arm64Backend extends GuestTableFree {
     static final KnobSpec FLUSH = KnobSpec.choice("arm64.flush", "broadcast",
             "broadcast: TLBI ...IS reaches every CPU of the domain; local: IPI the CPUs of mm_cpumask, "
-                    + "each invalidates locally (reference/arm64-tlbi-broadcast.txt)",
+                    + "each invalidates locally (Takao Indoh, LKML 2019-06-17)",
             "broadcast", "local");
     static final KnobSpec MM_CPUMASK = KnobSpec.choice("arm64.mmCpumask", "tracked",
             "tracked: switch_mm maintains mm_cpumask; stale: it stops doing so, as when no flush relied on it",

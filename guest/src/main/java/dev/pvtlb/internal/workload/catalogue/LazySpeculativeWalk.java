@@ -12,11 +12,11 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Catalogue 2: CPU 1 ran the mm and went idle, lazy, its CR3 still on the mm's tables; CPU 0
- * unmaps and frees the tables. An idle CPU is in an RCU extended quiescent state, so RCU table
- * freeing does not wait for it; only an IPI that moves it off the mm does. With
- * {@code lazy=skip-nofree} no IPI comes and its speculative walks (from its paging-structure
- * caches) read freed tables (reference/lazy-tlb-even-lazier.txt). {@code skip} (IPI lazy CPUs
+ * Catalogue 2: CPU 1 ran the mm and went idle, lazy, its CR3 still on the mm's tables; CPU 0 unmaps
+ * and frees the tables. An idle CPU is in an RCU extended quiescent state, so RCU table freeing
+ * does not wait for it; only an IPI that moves it off the mm does. With {@code lazy=skip-nofree} no
+ * IPI comes and its speculative walks (from its paging-structure caches) read freed tables (Rik van
+ * Riel, "x86,tlb,mm: make lazy TLB mode even lazier", LKML June 2018). {@code skip} (IPI lazy CPUs
  * when tables are freed), {@code ipi} and {@code off} are safe.
  */
 public final class LazySpeculativeWalk extends Catalogue {

@@ -14,12 +14,12 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Catalogue 4: one core of two SMT threads and a second core (CPUs 0-3, siblings 0/2 and
- * 1/3), every CPU busy in one mm, CPU 0 zapping a region the others use. With
- * {@code native.smtSiblingDedup=true} the flush IPIs only one thread of a fully-covered core
- * (reference/smt-sibling-flush.txt): with a TLB per thread the other keeps stale
- * translations; with the core's TLB shared ({@code --set smt.sharedTlb=true}) the kept
- * thread's flush covers it.
+ * Catalogue 4: one core of two SMT threads and a second core (CPUs 0-3, siblings 0/2 and 1/3),
+ * every CPU busy in one mm, CPU 0 zapping a region the others use. With
+ * {@code native.smtSiblingDedup=true} the flush IPIs only one thread of a fully-covered core (Alex Shi,
+ * "x86/tlb: just do tlb flush on one of siblings of SMT", LKML 2012): with a TLB per thread the
+ * other keeps stale translations; with the core's TLB shared ({@code --set smt.sharedTlb=true}) the
+ * kept thread's flush covers it.
  */
 public final class SmtSiblingDedup extends Catalogue {
     @Override
