@@ -16,7 +16,7 @@ import dev.pvtlb.stats.TlbFlushReason;
  * counts and traces the remote flush as native does, then sends no IPI, so no other CPU is ever
  * flushed. The container tests and the hazard detectors must catch it. It lives in the test
  * sources and is registered like a user's backend, through the {@code dev.pvtlb.pvops.PvBackend}
- * services file of this source set (packaged in guest's {@code test-backends} jar), so the
+ * services file of this source set (packaged in guest's {@code backend-tests} jar), so the
  * product never shows it.
  */
 public final class BrokenNativeBackend extends GuestTableFree {

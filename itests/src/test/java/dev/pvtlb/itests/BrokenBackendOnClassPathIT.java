@@ -18,7 +18,7 @@ import org.opentest4j.AssertionFailedError;
 /**
  * The broken backend's path into pvtlb without a container engine: the same command as
  * {@link ContainerFailureIT}'s container (the launcher's flags, pvtlb.jar and guest's
- * test-backends jar on the class path), run by this machine's JDK 25. broken-native must be
+ * backend-tests jar on the class path), run by this machine's JDK 25. broken-native must be
  * found through the SPI from the second jar, and the native row's checks must fail on it.
  */
 class BrokenBackendOnClassPathIT {

@@ -42,7 +42,7 @@ class ContainerFailureIT {
 
     /**
      * A deliberately broken backend (broken-native from guest's test sources: native with no IPI,
-     * so no other CPU is ever flushed), registered through the SPI from guest's test-backends jar
+     * so no other CPU is ever flushed), registered through the SPI from guest's backend-tests jar
      * on the container JVM's class path, must fail the native row's checks, with the container's
      * output.
      */

@@ -61,16 +61,16 @@ final class ProjectFiles {
     }
 
     /**
-     * guest's test-backends jar: the pv_ops backends of guest's test sources (broken-native,
+     * guest's backend-tests jar: the pv_ops backends of guest's test sources (broken-native,
      * counting) with their services file, which a JVM finds when the jar is on its class path
      * beside pvtlb.jar, as it would find a user's backend. The reactor builds guest before itests.
      */
     static Path testBackendsJar() {
         Path dir = root().resolve("guest/target");
         try (java.util.stream.Stream<Path> s = Files.list(dir)) {
-            List<Path> jars = s.filter(p -> p.getFileName().toString().matches("pvtlb-guest-.*-test-backends\\.jar")).sorted().toList();
+            List<Path> jars = s.filter(p -> p.getFileName().toString().matches("pvtlb-guest-.*-backend-tests\\.jar")).sorted().toList();
             if (jars.size() != 1) {
-                throw new IllegalStateException("expected one pvtlb-guest-*-test-backends.jar in " + dir + ", found " + jars
+                throw new IllegalStateException("expected one pvtlb-guest-*-backend-tests.jar in " + dir + ", found " + jars
                         + ": build guest first (`mvn -B verify` does; alone: `mvn -B package -pl guest -DskipTests`)");
             }
             return jars.getFirst();

@@ -54,7 +54,7 @@ final class PvtlbContainers {
     }
 
     /**
-     * Like {@link #run(List, String)}, with guest's test-backends jar on pvtlb's class path
+     * Like {@link #run(List, String)}, with guest's backend-tests jar on pvtlb's class path
      * ({@link PvtlbImage#testBackendsEntrypoint()}), so {@code --backend broken-native} exists.
      */
     static ContainerRun runWithTestBackends(List<String> args, String cpuset) {

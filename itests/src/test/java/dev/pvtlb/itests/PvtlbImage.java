@@ -36,7 +36,7 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
 /**
  * The image every container test runs: {@code FROM scratch} plus a JVM made by jlink from the
  * JDK running the tests (the toolchain's JDK 25), the host shared libraries that JVM links
- * against ({@link SharedLibs}), cli's shaded jar, and guest's test-backends jar (for
+ * against ({@link SharedLibs}), cli's shaded jar, and guest's backend-tests jar (for
  * {@link #testBackendsEntrypoint}; the image's own entry point does not use it). Nothing is
  * pulled: there is no registry, and the base is the empty {@code scratch}.
  *
@@ -50,7 +50,7 @@ final class PvtlbImage {
     static final String REPOSITORY = "pvtlb-itest";
     /** Where the runtime goes in the image; the jar sits beside bin/ and lib/. */
     static final String HOME = "/opt/pvtlb";
-    /** guest's test-backends jar in the image, beside pvtlb.jar. */
+    /** guest's backend-tests jar in the image, beside pvtlb.jar. */
     static final String TEST_BACKENDS_JAR = HOME + "/test-backends.jar";
     /** An empty, writable folder in the image for the report; the container's working directory. */
     static final String OUT = "/out";
@@ -145,7 +145,7 @@ final class PvtlbImage {
     }
 
     /**
-     * An entry point that runs pvtlb with guest's test-backends jar on the class path after
+     * An entry point that runs pvtlb with guest's backend-tests jar on the class path after
      * pvtlb.jar (the launcher's flags, then {@code -cp} and the main class instead of
      * {@code -jar}): the test sources' backends register through the SPI as a user's would.
      */
