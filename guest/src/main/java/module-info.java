@@ -24,6 +24,7 @@ module dev.pvtlb.guest {
     exports dev.pvtlb.flush;
     exports dev.pvtlb.smp;
     exports dev.pvtlb.knob;
+    exports dev.pvtlb.profile;
 
     exports dev.pvtlb.internal.kernel to dev.pvtlb.hypervisors;
     exports dev.pvtlb.internal.mm to dev.pvtlb.hypervisors;

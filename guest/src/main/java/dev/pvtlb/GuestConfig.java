@@ -1,6 +1,6 @@
 package dev.pvtlb;
 
-import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.profile.Profile;
 import dev.pvtlb.pvops.PvBackend;
 import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.smp.Topology;
@@ -11,7 +11,6 @@ import java.util.TreeMap;
  * Everything a guest is booted from. Built with {@link #builder()}; scenario files are a thin
  * layer over the builder.
  */
-@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBytes, Profile profile,
                           Map<String, String> knobs, long seed, long quantumNs, long schedSliceNs,
                           PvBackend backend, int pcpus, int vms, boolean tracePvOps, boolean speculativeWalks) {

@@ -61,7 +61,7 @@ class LayeringTest {
                 "dev.pvtlb.internal.kernel", "dev.pvtlb.internal.mem", "dev.pvtlb.internal.mm", "dev.pvtlb.internal.mmu",
                 "dev.pvtlb.internal.profile", "dev.pvtlb.internal.sched", "dev.pvtlb.internal.sim",
                 "dev.pvtlb.internal.tlb", "dev.pvtlb.internal.workload", "dev.pvtlb.internal.workload.catalogue",
-                "dev.pvtlb.knob", "dev.pvtlb.pvops", "dev.pvtlb.run", "dev.pvtlb.smp"))).toString(),
+                "dev.pvtlb.knob", "dev.pvtlb.profile", "dev.pvtlb.pvops", "dev.pvtlb.run", "dev.pvtlb.smp"))).toString(),
                 cycles.toString());
     }
 
@@ -105,7 +105,6 @@ class LayeringTest {
             }
         }
         assertEquals("""
-                dev.pvtlb.GuestConfig=[Profile]
                 dev.pvtlb.flush.FlushTlbInfo=[Mm]
                 dev.pvtlb.flush.FlushTlbMmRange=[Mm]
                 dev.pvtlb.hazard.HazardLog=[FrameState, Kernel, Level, Mm, Tlb, WalkObserver, Walker]

@@ -8,7 +8,7 @@ import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.internal.mmu.PagingStructureCache;
 import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.internal.mmu.Walker;
-import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.profile.Profile;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -3,7 +3,7 @@ package dev.pvtlb.bench;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mmu.Pte;
-import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.profile.Profile;
 import dev.pvtlb.internal.tlb.Tlb;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,6 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.profile.Profile;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.probe.HostProbe;

@@ -1,6 +1,6 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.profile.Profile;
 import dev.pvtlb.nativebridge.hostbench.Metric;
 import dev.pvtlb.report.Json;
 import java.util.ArrayList;

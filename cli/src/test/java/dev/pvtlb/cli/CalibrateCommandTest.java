@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.cli.MainTest.Result;
-import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.profile.Profile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.nativebridge.hostbench.Metric;
-import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.profile.Profile;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

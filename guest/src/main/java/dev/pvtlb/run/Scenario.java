@@ -6,7 +6,7 @@ import dev.pvtlb.GuestConfig;
 import dev.pvtlb.GuestKnobs;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.internal.mem.PhysMem;
-import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.profile.Profile;
 import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.smp.Topology;
 import dev.pvtlb.internal.workload.Params;

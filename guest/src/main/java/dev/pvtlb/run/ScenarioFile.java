@@ -79,7 +79,7 @@ public final class ScenarioFile {
                 case "backend" -> apply(v, k, () -> s.backend(scalar(v, k)));
                 case "profile" -> apply(v, k, () -> {
                     String p = scalar(v, k);
-                    dev.pvtlb.internal.profile.Profile.load(p); // fail here, with the line, rather than at boot
+                    dev.pvtlb.profile.Profile.load(p); // fail here, with the line, rather than at boot
                     s.set(k, p);
                 });
                 case "vcpus", "memory", "reps", "seed", "quantum", "ops", "threads" ->

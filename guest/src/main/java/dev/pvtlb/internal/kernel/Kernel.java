@@ -15,7 +15,7 @@ import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.internal.mmu.PagingStructureCache;
 import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.profile.Profile;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.PvBackend;

@@ -1,5 +1,7 @@
 package dev.pvtlb.internal.profile;
 
+import dev.pvtlb.profile.Profile;
+
 /**
  * A profile's figures unpacked into fields for the model's hot paths. Per-access figures are
  * in picoseconds (a TLB hit costs about a nanosecond, too coarse for a nanosecond clock when

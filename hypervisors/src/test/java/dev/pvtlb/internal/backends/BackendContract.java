@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.GuestConfig;
-import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.profile.Profile;
 import dev.pvtlb.pvops.PvBackend;
 import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.scenario.Scripted;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.flush.FlushChecker;
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.internal.profile.Profile;
+import dev.pvtlb.profile.Profile;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;

@@ -1,4 +1,4 @@
-package dev.pvtlb.internal.profile;
+package dev.pvtlb.profile;
 
 import dev.pvtlb.ModelException;
 import java.io.IOException;

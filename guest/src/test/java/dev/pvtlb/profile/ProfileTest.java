@@ -1,4 +1,4 @@
-package dev.pvtlb.internal.profile;
+package dev.pvtlb.profile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
