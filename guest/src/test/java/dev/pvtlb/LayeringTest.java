@@ -57,7 +57,7 @@ class LayeringTest {
             }
         }
         assertEquals(List.of(new TreeSet<>(List.of(
-                "dev.pvtlb", "dev.pvtlb.explore", "dev.pvtlb.flush", "dev.pvtlb.hazard",
+                "dev.pvtlb", "dev.pvtlb.explore", "dev.pvtlb.flush",
                 "dev.pvtlb.internal.kernel", "dev.pvtlb.internal.mem", "dev.pvtlb.internal.mm", "dev.pvtlb.internal.mmu",
                 "dev.pvtlb.internal.profile", "dev.pvtlb.internal.sched", "dev.pvtlb.internal.sim",
                 "dev.pvtlb.internal.tlb", "dev.pvtlb.internal.workload", "dev.pvtlb.internal.workload.catalogue",
@@ -105,9 +105,6 @@ class LayeringTest {
             }
         }
         assertEquals("""
-                dev.pvtlb.flush.FlushTlbInfo=[Mm]
-                dev.pvtlb.flush.FlushTlbMmRange=[Mm]
-                dev.pvtlb.hazard.HazardLog=[FrameState, Kernel, Level, Mm, Tlb, WalkObserver, Walker]
                 dev.pvtlb.smp.Cpu=[Engine, Event, HardwareWalker, Kernel, Mm, PagingStructureCache, Task, Tlb, TlbState]
                 """, render(leaks));
     }

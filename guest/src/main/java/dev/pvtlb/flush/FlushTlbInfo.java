@@ -1,17 +1,15 @@
 package dev.pvtlb.flush;
 
-import dev.pvtlb.internal.mm.Mm;
 
 /**
  * {@code struct flush_tlb_info} (arch/x86/include/asm/tlbflush.h): what one flush request
  * covers. {@code end == FLUSH_ALL} asks for a full flush of the mm.
  */
-@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public final class FlushTlbInfo {
     /** TLB_FLUSH_ALL. */
     public static final long FLUSH_ALL = -1L;
 
-    public final Mm mm;
+    public final MmHandle mm;
     public final long start;
     public final long end;
     public final int strideShift;
@@ -21,7 +19,7 @@ public final class FlushTlbInfo {
     /** Set once the initiator's own TLB has been flushed by the flush_tlb_multi backend. */
     public boolean localFlushed;
 
-    public FlushTlbInfo(Mm mm, long start, long end, int strideShift, boolean freedTables, long newTlbGen, int initiatingCpu) {
+    public FlushTlbInfo(MmHandle mm, long start, long end, int strideShift, boolean freedTables, long newTlbGen, int initiatingCpu) {
         this.mm = mm;
         this.start = start;
         this.end = end;

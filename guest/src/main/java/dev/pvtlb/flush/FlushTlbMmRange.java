@@ -12,7 +12,6 @@ import dev.pvtlb.smp.KernelPath;
  * flush, and if any other CPU is in mm_cpumask hand the request to
  * pv_ops.mmu.flush_tlb_multi; otherwise flush locally if the mm is loaded here.
  */
-@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
 public final class FlushTlbMmRange extends KernelPath {
     private final Mm mm;
     private final long start;
@@ -21,8 +20,12 @@ public final class FlushTlbMmRange extends KernelPath {
     private final boolean freedTables;
     private FlushTlbInfo info;
 
-    public FlushTlbMmRange(Mm mm, long start, long end, int strideShift, boolean freedTables) {
-        this.mm = mm;
+    /** A flush of {@code mm}, which must be the guest's own (from {@link FlushTlbInfo#mm}, say). */
+    public FlushTlbMmRange(MmHandle mm, long start, long end, int strideShift, boolean freedTables) {
+        if (!(mm instanceof Mm own)) {
+            throw new IllegalArgumentException("flush_tlb_mm_range needs an mm of the guest, not " + mm);
+        }
+        this.mm = own;
         this.start = start;
         this.end = end;
         this.strideShift = strideShift;

@@ -30,7 +30,7 @@ public final class TlbFlush {
         }
         if (f.mm != null && f.mm != loaded) {
             // The CPU was left in the mm_cpumask of the target mm: clear it.
-            cost += f.mm.cpumaskLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
+            cost += ((Mm) f.mm).cpumaskLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
             f.mm.cpumask().clear(cpu.id);
             g.trace().tlbFlush(now, cpu.id, TlbFlushReason.TLB_REMOTE_WRONG_CPU, 0);
             return cost;

@@ -1,5 +1,6 @@
 package dev.pvtlb.smp;
 
+import dev.pvtlb.flush.MmHandle;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mmu.Pte;
@@ -131,7 +132,7 @@ public final class Cpu implements Event {
      * Invalidates one page of {@code mm} cached under ASID slot {@code asid} (INVLPG in that
      * PCID, or INVPCID individual-address), here and in a TLB shared with SMT siblings.
      */
-    public void invlpgAsid(int asid, Mm mm, long va) {
+    public void invlpgAsid(int asid, MmHandle mm, long va) {
         long vpn = va >>> 12;
         int pcid = pcid(asid);
         tlb.invalidate(pcid, vpn);
@@ -159,7 +160,7 @@ public final class Cpu implements Event {
     }
 
     /** Drops the translations cached under a dynamic ASID slot (a CR3 write without NOFLUSH). */
-    public void flushAsid(int asid, Mm mm) {
+    public void flushAsid(int asid, MmHandle mm) {
         int pcid = pcid(asid);
         tlb.flushPcid(pcid);
         psc.flushPcid(pcid);
@@ -173,7 +174,7 @@ public final class Cpu implements Event {
     }
 
     /** The ASID slot caching {@code mm}'s context on this CPU, or -1. */
-    public int asidSlotOf(Mm mm) {
+    public int asidSlotOf(MmHandle mm) {
         if (mm == null) {
             return -1;
         }
@@ -214,7 +215,7 @@ public final class Cpu implements Event {
         int i = tlb.lookup(pcid, vpn);
         if (i >= 0) {
             if (tlb.filledAt(i) < tlbState.loadedMm.lastFlushReturned()) {
-                guest.hazards().checkTranslation(this, tlb, i, va, write);
+                guest.hazardDetector().checkTranslation(this, tlb, i, va, write);
             }
             long pte = tlb.pte(i);
             if (!write || (pte & (Pte.RW | Pte.DIRTY)) == (Pte.RW | Pte.DIRTY)) {

@@ -40,7 +40,7 @@ final class TlbOracle implements FlushChecker {
                     if (p != pcid || (!info.isFullFlush() && (va < info.start || va >= info.end))) {
                         return;
                     }
-                    long now = guest.pageTables().get(info.mm.pgd(), va);
+                    long now = guest.pageTables().get(((dev.pvtlb.internal.mm.Mm) info.mm).pgd(), va);
                     boolean stale = !Pte.present(now) || Pte.pfnOf(now) != Pte.pfnOf(pte)
                             || (Pte.writable(pte) && !Pte.writable(now));
                     if (stale) {

@@ -69,6 +69,7 @@ public final class Kernel implements AutoCloseable {
     private final CpuTime cpuTime;
     private final TraceStream trace = new TraceStream();
     private final HazardLog hazards;
+    private final HazardDetector hazardDetector;
     private final Speculation speculation;
     private StepLog stepLog;
     private final Topology topology;
@@ -130,9 +131,10 @@ public final class Kernel implements AutoCloseable {
                 }
             }
         }
-        this.hazards = new HazardLog(this);
+        this.hazards = new HazardLog(trace);
+        this.hazardDetector = new HazardDetector(this, hazards);
         for (Cpu c : cpus) {
-            c.walker().observer(hazards);
+            c.walker().observer(hazardDetector);
         }
         this.speculation = config.speculativeWalks() ? new Speculation(this) : null;
         this.rcu = new Rcu(this, n);
@@ -359,6 +361,11 @@ public final class Kernel implements AutoCloseable {
     /** The hazard detectors' findings (always on). */
     public HazardLog hazards() {
         return hazards;
+    }
+
+    /** The detectors that write into {@link #hazards()}: TLB hits and unflushed zaps are checked here. */
+    public HazardDetector hazardDetector() {
+        return hazardDetector;
     }
 
     /** Speculative walks of lazy CPUs, or null when the scenario does not model them. */

@@ -1,5 +1,6 @@
 package dev.pvtlb.internal.mm;
 
+import dev.pvtlb.flush.MmHandle;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.smp.CpuMask;
@@ -13,7 +14,7 @@ import java.util.TreeMap;
  * {@code mm_cpumask} (CPUs that may hold its translations), {@code context.ctx_id} (a unique
  * id that outlives ASID reuse) and {@code context.tlb_gen} (bumped by every flush request).
  */
-public final class Mm {
+public final class Mm implements MmHandle {
     /** Where get_unmapped_area() starts looking (a simplified mmap_base). */
     public static final long MMAP_BASE = 0x7f00_0000_0000L;
 
@@ -86,10 +87,12 @@ public final class Mm {
         lastFlushReturned = now;
     }
 
+    @Override
     public int id() {
         return id;
     }
 
+    @Override
     public long ctxId() {
         return ctxId;
     }
@@ -98,6 +101,7 @@ public final class Mm {
         return pgd;
     }
 
+    @Override
     public CpuMask cpumask() {
         return cpumask;
     }
@@ -110,11 +114,13 @@ public final class Mm {
         return tlbGenLine;
     }
 
+    @Override
     public boolean isInitMm() {
         return isInitMm;
     }
 
     /** atomic64_read(&mm->context.tlb_gen). */
+    @Override
     public long tlbGen() {
         return tlbGen;
     }

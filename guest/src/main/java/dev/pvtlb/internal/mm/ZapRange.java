@@ -75,7 +75,7 @@ public final class ZapRange extends KernelPath {
                 long cost = (long) pages.length * c.pteOpNs;
                 if (!flushed) {
                     // Returning without a flush of its own: the range must already be clean.
-                    g.hazards().checkRangeClean(cpu, mm, start, end, name());
+                    g.hazardDetector().checkRangeClean(cpu, mm, start, end, name());
                 }
                 int[] tables = gather.tables();
                 if (tables.length == 0) {

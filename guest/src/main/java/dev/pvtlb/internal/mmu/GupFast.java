@@ -57,7 +57,7 @@ public final class GupFast extends KernelPath {
         FrameTable frames = g.allocator().frames();
         if (pc == 0) {
             if (observer == null) {
-                observer = g.hazards();
+                observer = g.hazardDetector();
             }
             cpu.irqDisable();
             level = Level.PGD;

@@ -3,8 +3,8 @@ package dev.pvtlb.internal.backends;
 import dev.pvtlb.Guest;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.flush.MmHandle;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.pvops.NativeBackend;
 import dev.pvtlb.pvops.BackendProvider;
@@ -31,7 +31,7 @@ public final class InvlpgbBackend extends GuestTableFree {
     /** mm_active_cpus_exceeds(mm, 3). */
     static final int GLOBAL_ASID_MIN_CPUS = 4;
 
-    private final Set<Mm> globalAsid = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<MmHandle> globalAsid = Collections.newSetFromMap(new IdentityHashMap<>());
 
     InvlpgbBackend(Kernel guest) {
         super(guest.knobs());
@@ -39,7 +39,7 @@ public final class InvlpgbBackend extends GuestTableFree {
 
     @PvOp("flush_tlb_broadcast")
     public boolean flushTlbBroadcast(Cpu cpu, FlushTlbInfo info) {
-        Mm mm = info.mm;
+        MmHandle mm = info.mm;
         if (!globalAsid.contains(mm)) {
             if (activeCpus(cpu.kernel(), mm) < GLOBAL_ASID_MIN_CPUS) {
                 return false;
@@ -61,7 +61,7 @@ public final class InvlpgbBackend extends GuestTableFree {
     }
 
     /** CPUs in mm_cpumask that have the mm loaded right now. */
-    private static int activeCpus(Kernel g, Mm mm) {
+    private static int activeCpus(Kernel g, MmHandle mm) {
         int n = 0;
         CpuMask m = mm.cpumask();
         for (int c = m.next(0); c >= 0; c = m.next(c + 1)) {
