@@ -32,11 +32,15 @@ public final class Speculation {
     }
 
     private void tick(Cpu cpu) {
-        if (!cpu.tlbState.isLazy || cpu.loadedMm().isInitMm() || guest.liveTasks() == 0 || !cpu.vcpuRunning()) {
+        if (!cpu.tlbState.isLazy || cpu.loadedMm().isInitMm() || guest.liveTasks() == 0) {
             return;
         }
+        // A vCPU the host is not running (halted, preempted) executes nothing, so it walks
+        // nothing now; but it is still lazy on the old CR3, and once it runs again (a timer
+        // interrupt ends its halt) its hardware may walk that mm as before. So the ticks go
+        // on while it is descheduled.
         long va = cpu.lastUserVa();
-        if (va >= 0 && guest.engine().choose(ChoicePoint.SPECULATIVE_WALK, 2) == 1) {
+        if (cpu.vcpuRunning() && va >= 0 && guest.engine().choose(ChoicePoint.SPECULATIVE_WALK, 2) == 1) {
             cpu.speculativeWalk(va);
         }
         schedule(cpu);
