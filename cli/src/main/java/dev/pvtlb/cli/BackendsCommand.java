@@ -32,6 +32,11 @@ final class BackendsCommand implements Callable<Integer> {
         for (KnobSpec k : GuestKnobs.SPECS) {
             knob(out, k);
         }
+        if (!PvBackends.broken().isEmpty()) {
+            out.println();
+            out.println("providers on the class path that failed to load (left out):");
+            PvBackends.broken().forEach(b -> out.println("    " + b));
+        }
         return 0;
     }
 

@@ -16,7 +16,8 @@ public final class Explorer {
     private final Scenario scenario;
 
     public Explorer(Scenario scenario) {
-        this.scenario = scenario.defaultQuantum(0);
+        // A copy: the explorer's exact quantum must not leak into the caller's later runs of it.
+        this.scenario = scenario.copy().defaultQuantum(0);
     }
 
     public ExploreResult explore(Strategy strategy, long budgetSchedules, double budgetSeconds) {

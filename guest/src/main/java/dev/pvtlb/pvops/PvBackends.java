@@ -2,14 +2,24 @@ package dev.pvtlb.pvops;
 
 import dev.pvtlb.ModelException;
 import dev.pvtlb.knob.KnobSpec;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
-/** The registered backends: found once with ServiceLoader, by name, in name order. */
+/**
+ * The registered backends: found once with ServiceLoader, by name, in name order. A provider
+ * that cannot be loaded (a class that is missing, not public, or has no public no-argument
+ * constructor) is left out and remembered, so that one bad jar on the class path costs only
+ * its own backend: every other one still runs, and asking for a missing name says what failed.
+ */
 public final class PvBackends {
     private static volatile Map<String, PvBackend> all;
+    private static volatile List<String> broken = List.of();
 
     private PvBackends() {}
 
@@ -18,7 +28,9 @@ public final class PvBackends {
         if (m == null) {
             synchronized (PvBackends.class) {
                 if (all == null) {
-                    all = load(ServiceLoader.load(PvBackend.class, PvBackends.class.getClassLoader()));
+                    List<String> failed = new ArrayList<>();
+                    all = load(ServiceLoader.load(PvBackend.class, PvBackends.class.getClassLoader()), failed);
+                    broken = List.copyOf(failed);
                 }
                 m = all;
             }
@@ -26,9 +38,27 @@ public final class PvBackends {
         return m;
     }
 
-    static Map<String, PvBackend> load(Iterable<PvBackend> found) {
+    /** The providers ServiceLoader could not load, each as its one-line reason. */
+    public static List<String> broken() {
+        all();
+        return broken;
+    }
+
+    static Map<String, PvBackend> load(Iterable<PvBackend> found, List<String> failed) {
         Map<String, PvBackend> m = new TreeMap<>();
-        for (PvBackend b : found) {
+        Iterator<PvBackend> it = found.iterator();
+        while (true) {
+            PvBackend b;
+            try {
+                if (!it.hasNext()) {
+                    break;
+                }
+                b = it.next();
+            } catch (ServiceConfigurationError e) {
+                // ServiceLoader goes on with the next provider after an error (best effort).
+                failed.add(firstLine(e.getMessage()));
+                continue;
+            }
             PvBackend prev = m.putIfAbsent(b.name(), b);
             if (prev != null && prev.getClass() != b.getClass()) {
                 throw new ModelException("two backends are named '" + b.name() + "': " + prev.getClass().getName()
@@ -41,9 +71,18 @@ public final class PvBackends {
     public static PvBackend byName(String name) {
         PvBackend b = all().get(name);
         if (b == null) {
-            throw new ModelException("unknown backend '" + name + "' (available: " + String.join(", ", all().keySet()) + ")");
+            throw new ModelException("unknown backend '" + name + "' (available: " + String.join(", ", all().keySet()) + ")"
+                    + (broken().isEmpty() ? "" : "; providers that failed to load: " + String.join("; ", broken())));
         }
         return b;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "(no message)";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
     }
 
     /** The backend that declares knob {@code name}, or null. */

@@ -50,6 +50,27 @@ public final class Scenario {
         this.workload = workload;
     }
 
+    /** An independent copy: changing one (a setting, the default quantum) leaves the other as it was. */
+    public Scenario copy() {
+        Scenario c = new Scenario(workload);
+        c.params.putAll(params);
+        c.knobs.putAll(knobs);
+        c.seed = seed;
+        c.reps = reps;
+        c.profile = profile;
+        c.vcpus = vcpus;
+        c.topology = topology;
+        c.sharedSmtTlb = sharedSmtTlb;
+        c.memoryBytes = memoryBytes;
+        c.backend = backend;
+        c.pcpus = pcpus;
+        c.vms = vms;
+        c.quantumNs = quantumNs;
+        c.defaultQuantumNs = defaultQuantumNs;
+        c.settings.addAll(settings);
+        return c;
+    }
+
     public static Scenario of(String name) {
         return new Scenario(Workloads.byName(name));
     }

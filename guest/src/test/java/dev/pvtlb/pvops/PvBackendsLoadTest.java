@@ -1,0 +1,43 @@
+package dev.pvtlb.pvops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.ServiceConfigurationError;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A provider ServiceLoader cannot load (here: one whose constructor is not public) costs only
+ * itself: the others still load, and the failure is kept as one line.
+ */
+class PvBackendsLoadTest {
+    @Test
+    void aProviderThatFailsToLoadIsLeftOutAndRemembered() {
+        PvBackend nat = new NativeBackend.Provider();
+        Iterable<PvBackend> found = () -> new Iterator<>() {
+            int i;
+
+            @Override
+            public boolean hasNext() {
+                return i < 2;
+            }
+
+            @Override
+            public PvBackend next() {
+                if (i >= 2) {
+                    throw new NoSuchElementException();
+                }
+                if (i++ == 0) {
+                    throw new ServiceConfigurationError("dev.pvtlb.pvops.PvBackend: com.example.Mine Unable to get public no-arg constructor\nmore");
+                }
+                return nat;
+            }
+        };
+        List<String> failed = new ArrayList<>();
+        assertEquals(List.of("native"), List.copyOf(PvBackends.load(found, failed).keySet()));
+        assertEquals(List.of("dev.pvtlb.pvops.PvBackend: com.example.Mine Unable to get public no-arg constructor"), failed);
+    }
+}
