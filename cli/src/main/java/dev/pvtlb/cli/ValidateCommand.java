@@ -67,7 +67,8 @@ final class ValidateCommand implements Callable<Integer> {
             for (ValidationRun r : runs) {
                 profiles.add(r.build().guestConfig(0).profile().name());
             }
-            throw new ModelException(AssumedFigures.whySensitivityCannotRun(profiles.iterator().next()));
+            // Refused before any run: varying a figure needs its range, and the profile format has none yet.
+            throw new ModelException(String.join("; ", profiles.stream().map(AssumedFigures::whySensitivityCannotRun).toList()));
         }
         RunResults results = ValidationRunner.run(runs, threads, new ProgressBar(spec.commandLine().getErr(), quiet));
         List<ValidationResult> outcome = experiments.stream().map(e -> ValidationResult.of(e, results)).toList();

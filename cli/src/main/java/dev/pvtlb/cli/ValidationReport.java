@@ -114,6 +114,17 @@ record ValidationReport(List<ValidationResult> results) {
         return l;
     }
 
+    /** The values with any that could not be computed as NaN, which a chart leaves out (an infinity would flatten it). */
+    private static double[] finite(double[] ys) {
+        double[] out = ys.clone();
+        for (int i = 0; i < out.length; i++) {
+            if (!Double.isFinite(out[i])) {
+                out[i] = Double.NaN;
+            }
+        }
+        return out;
+    }
+
     /** A self-contained page: per experiment its source, the figures' table and a chart of published vs emulated. */
     String toHtml() {
         StringBuilder b = new StringBuilder();
@@ -151,7 +162,7 @@ record ValidationReport(List<ValidationResult> results) {
                 ValidationCurve c = x.curve();
                 b.append(SvgChart.lineChart(c.name(), c.xLabel(), c.unit().symbol, c.x(), List.of(
                         new SvgChart.Series("published", c.published(), new double[c.x().length]),
-                        new SvgChart.Series("emulated", r.curve(), new double[c.x().length]))));
+                        new SvgChart.Series("emulated", finite(r.curve()), new double[c.x().length]))));
             }
             b.append("<p>Runs:</p>\n<pre>");
             for (ValidationRun run : x.runs()) {
