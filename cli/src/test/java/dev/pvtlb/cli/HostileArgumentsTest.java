@@ -13,7 +13,7 @@ import net.jqwik.api.Provide;
 
 /**
  * Hostile argument lists for the commands beyond run and compare (HostileInputTest): explore,
- * bench, host compare, calibrate, sweep and replay. Each list carries one defect that is caught
+ * bench, host compare, calibrate, sweep, replay and validate. Each list carries one defect that is caught
  * before any work, placed first among the options, then noise; each must end in exit 2 and one line.
  */
 class HostileArgumentsTest {
@@ -40,7 +40,9 @@ class HostileArgumentsTest {
             new Command("sweep ../docs/studies/smt-dedup-grid.yaml", List.of("--parallel 0", "--parallel 5000",
                     "--max-runs 0", "--max-runs 1", "--max-runs x", "--spark-conf novalue", "--spark-conf =x",
                     "--out /sys/pvtlb-out", "--out /nonexistent/dir/out")),
-            new Command("replay", List.of("/nonexistent/t.txt", "/dev/zero", "/")));
+            new Command("replay", List.of("/nonexistent/t.txt", "/dev/zero", "/")),
+            new Command("validate", List.of("--only nosuch", "--only kvm-boost", "--sensitivity",
+                    "--parallel 0", "--parallel x", "--json /nonexistent/dir/v.json")));
 
     static final List<String> NOISE = List.of("--quiet", "x=y", "=", "", " ", "-", "--", "-x", "--frob", "1", "-1", "99999999999",
             "\u0000", "\uFFFF", "munmap-storm");

@@ -60,6 +60,8 @@ class HostileOutputPathTest {
             "host bench munmap-storm --iterations 1 --json PATH",
             "host compare munmap-storm --threads 1 --iterations 1 --json PATH",
             "calibrate --iterations 1 --out PATH",
+            "validate --only arm64-noise --quiet --json PATH",
+            "validate --only arm64-noise --quiet --html PATH",
             "sweep STUDY --out PATH");
 
     enum Bad { DIRECTORY, MISSING_DIRECTORY, UNDER_A_FILE, KERNEL_REFUSES, NON_EMPTY_FILE_AS_DIRECTORY }

@@ -1,0 +1,82 @@
+package dev.pvtlb.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Where an emulated figure must fall for its experiment to pass, as {@code validation.md} states
+ * it. Each test is written the way the acceptance check (10-cost-fidelity) writes it, closed or
+ * open ends alike, so both give one verdict on one figure.
+ */
+sealed interface Band {
+    boolean contains(double x);
+
+    /** For people: the band in the figure's unit. */
+    String describe(FigureUnit unit);
+
+    /** For programs: the band's limits. */
+    Map<String, Object> toMap();
+
+    /** {@code low <= x <= high} (an infinite end is no limit). */
+    static Band closed(double low, double high) {
+        return new Interval(low, high, false);
+    }
+
+    /** {@code low < x < high}. */
+    static Band open(double low, double high) {
+        return new Interval(low, high, true);
+    }
+
+    static Band atLeast(double low) {
+        return new Interval(low, Double.POSITIVE_INFINITY, false);
+    }
+
+    /** {@code |x / reference - 1| <= fraction}: an absolute figure within a relative margin. */
+    static Band around(double reference, double fraction) {
+        return new Around(reference, fraction);
+    }
+
+    record Interval(double low, double high, boolean open) implements Band {
+        @Override
+        public boolean contains(double x) {
+            return open ? low < x && x < high : low <= x && x <= high;
+        }
+
+        @Override
+        public String describe(FigureUnit unit) {
+            if (high == Double.POSITIVE_INFINITY) {
+                return (open ? "> " : ">= ") + unit.format(low);
+            }
+            return (open ? "(" : "[") + unit.format(low) + ", " + unit.format(high) + (open ? ")" : "]");
+        }
+
+        @Override
+        public Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("low", low);
+            m.put("high", high == Double.POSITIVE_INFINITY ? null : high);
+            m.put("ends", open ? "exclusive" : "inclusive");
+            return m;
+        }
+    }
+
+    record Around(double reference, double fraction) implements Band {
+        @Override
+        public boolean contains(double x) {
+            return Math.abs(x / reference - 1) <= fraction;
+        }
+
+        @Override
+        public String describe(FigureUnit unit) {
+            return unit.format(reference) + " +-" + Math.round(fraction * 100) + "%";
+        }
+
+        @Override
+        public Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("around", reference);
+            m.put("within_fraction", fraction);
+            return m;
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package dev.pvtlb.cli;
+
+import java.util.List;
+
+/**
+ * One row of the bare-metal table of {@code validation.md}: a published measurement and the
+ * emulated runs that repeat it. It passes when every figure is inside its band.
+ *
+ * @param source the public source: author, thread or patch title, list and date
+ * @param setup the published machine and workload, and the emulated runs' settings
+ * @param curve a per-parameter series shown beside the figures, or null
+ */
+record ValidationExperiment(String id, String source, String setup, List<ValidationRun> runs,
+                            List<ValidationFigure> figures, ValidationCurve curve) {
+}

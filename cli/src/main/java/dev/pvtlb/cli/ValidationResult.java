@@ -1,0 +1,35 @@
+package dev.pvtlb.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An experiment's emulated figures set against its published ones. The experiment passes when
+ * every figure is inside its band; a figure that could not be computed (NaN, say a counter of
+ * zero as a divisor) is outside every band.
+ */
+record ValidationResult(ValidationExperiment experiment, List<Figure> figures, double[] curve) {
+
+    /** One figure's outcome. */
+    record Figure(ValidationFigure figure, double emulated) {
+        boolean pass() {
+            return !Double.isNaN(emulated) && figure.band().contains(emulated);
+        }
+    }
+
+    static ValidationResult of(ValidationExperiment e, RunResults runs) {
+        List<Figure> figures = new ArrayList<>();
+        for (ValidationFigure f : e.figures()) {
+            figures.add(new Figure(f, f.emulated().applyAsDouble(runs)));
+        }
+        return new ValidationResult(e, List.copyOf(figures), e.curve() == null ? null : e.curve().emulatedAll(runs));
+    }
+
+    boolean pass() {
+        return figures.stream().allMatch(Figure::pass);
+    }
+
+    String verdict() {
+        return pass() ? "pass" : "fail";
+    }
+}

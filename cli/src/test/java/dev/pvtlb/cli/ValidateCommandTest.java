@@ -1,0 +1,73 @@
+package dev.pvtlb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ValidateCommandTest {
+    @Test
+    void anUnknownOnlyIsExitTwoWithTheIdsInOneLine() {
+        MainTest.Result r = MainTest.pvtlb("validate", "--only", "nosuch");
+        assertEquals(2, r.code());
+        assertEquals("pvtlb: --only: unknown experiment 'nosuch'; experiments: concurrent-flush, lazy-tlb, rcu-table-free, "
+                + "smt-dedup, smt-dedup-absolute, arm64-noise\n", r.err());
+        assertEquals("", r.out());
+        MainTest.Result kvm = MainTest.pvtlb("validate", "--only", "arm64-noise,kvm-boost");
+        assertEquals(2, kvm.code());
+        assertTrue(kvm.err().startsWith("pvtlb: --only: unknown experiment 'kvm-boost' ('kvm-boost' is in validation.md's "
+                + "virtualization section, not run yet); experiments: "), kvm.err());
+    }
+
+    @Test
+    void sensitivityIsRefusedInOneLineBeforeAnyRun() {
+        MainTest.Result r = MainTest.pvtlb("validate", "--sensitivity");
+        assertEquals(2, r.code());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("pvtlb: --sensitivity: profile x86-skylake gives no machine-readable low..high range"), r.err());
+        assertEquals("", r.out());
+    }
+
+    @Test
+    void helpSaysAFailVerdictStillExitsZero() {
+        MainTest.Result r = MainTest.pvtlb("validate", "--help");
+        assertEquals(0, r.code());
+        assertTrue(r.out().contains("0   every experiment ran (a fail verdict is data"), r.out());
+    }
+
+    /** One cheap experiment end to end: the same figures as `pvtlb run` of its runs give, and the same bytes twice. */
+    @Test
+    void arm64NoiseMatchesItsRunsAndIsDeterministic(@TempDir Path dir) throws Exception {
+        Path a = dir.resolve("a.json");
+        Path b = dir.resolve("b.json");
+        MainTest.Result first = MainTest.pvtlb("validate", "--only", "arm64-noise", "--quiet", "--json", a.toString(), "--html",
+                dir.resolve("v.html").toString());
+        assertEquals(0, first.code(), first.err());
+        MainTest.Result second = MainTest.pvtlb("validate", "--only", "arm64-noise", "--quiet", "--parallel", "1", "--json", b.toString());
+        assertEquals(first.out(), second.out());
+        assertEquals(Files.readString(a), Files.readString(b));
+        assertTrue(Files.readString(dir.resolve("v.html")).contains("<h2>arm64-noise"));
+
+        double[] victim = new double[3];
+        String[][] runs = {{"--set", "noise=false"}, {"--set", "arm64.flush=broadcast"}, {"--set", "arm64.flush=local"}};
+        for (int i = 0; i < 3; i++) {
+            Path j = dir.resolve("r" + i + ".json");
+            String[] args = {"run", "mprotect-noise", "--backend", "arm64", runs[i][0], runs[i][1], "--reps", "3", "--seed", "1",
+                "--quiet", "--json", j.toString()};
+            assertEquals(0, MainTest.pvtlb(args).code());
+            Matcher m = Pattern.compile("\"victim_ms\": \\{\\s*\"mean\": ([-0-9.e]+)").matcher(Files.readString(j));
+            assertTrue(m.find());
+            victim[i] = Double.parseDouble(m.group(1));
+        }
+        String json = Files.readString(a);
+        assertTrue(json.contains("\"emulated\": \"victim time with noise / alone, broadcast TLBI "
+                + FigureUnit.RATIO.format(victim[1] / victim[0]) + "; victim time with noise / alone, local TLBI "
+                + FigureUnit.RATIO.format(victim[2] / victim[0]) + "\""), json);
+        assertTrue(json.contains("\"emulated\": " + dev.pvtlb.report.Json.number(victim[1] / victim[0]) + ",\n"), json);
+    }
+}

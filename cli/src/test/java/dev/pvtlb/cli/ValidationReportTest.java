@@ -1,0 +1,78 @@
+package dev.pvtlb.cli;
+
+import static dev.pvtlb.cli.ValidationVerdictTest.experiment;
+import static dev.pvtlb.cli.ValidationVerdictTest.report;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+/** The JSON document, the table and the page, from constructed results. */
+class ValidationReportTest {
+    static ValidationReport smtReport() {
+        RunResults runs = new RunResults(Map.of(
+                "smt-false", report(Map.of("munmap_ns", 3210.0, "access_ns", 1.41),
+                        Map.of("nr_tlb_remote_flush", 4616L, "nr_tlb_remote_flush_received", 32262L)),
+                "smt-true", report(Map.of("munmap_ns", 3235.0, "access_ns", 1.41),
+                        Map.of("nr_tlb_remote_flush", 4616L, "nr_tlb_remote_flush_received", 16131L))));
+        return new ValidationReport(List.of(ValidationResult.of(experiment("smt-dedup"), runs),
+                ValidationResult.of(experiment("smt-dedup-absolute"), runs)));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void jsonHasTheAcceptanceInterfaceAndEachFiguresNumbers() {
+        // JSON is YAML 1.2, so the YAML parser reads it back as maps and lists.
+        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(smtReport().toJson());
+        List<Map<String, Object>> exps = (List<Map<String, Object>>) doc.get("experiments");
+        assertEquals(List.of("smt-dedup", "smt-dedup-absolute"), exps.stream().map(e -> e.get("id")).toList());
+        Map<String, Object> smt = exps.get(0);
+        assertEquals(List.of("id", "source", "setup", "published", "emulated", "band", "verdict", "figures", "runs"),
+                List.copyOf(smt.keySet()));
+        assertEquals("fail", smt.get("verdict"));
+        assertEquals("nr_tlb_remote_flush ratio x1.00; nr_tlb_remote_flush_received ratio x0.49; munmap time change -15.20%; "
+                + "access time change -20.00%", smt.get("published"));
+        assertEquals("nr_tlb_remote_flush ratio x1.00; nr_tlb_remote_flush_received ratio x0.50; munmap time change +0.78%; "
+                + "access time change +0.00%", smt.get("emulated"));
+        Map<String, Object> munmap = ((List<Map<String, Object>>) smt.get("figures")).get(2);
+        assertEquals("munmap time change", munmap.get("figure"));
+        assertEquals("%", munmap.get("unit"));
+        assertEquals(-15.200398, munmap.get("published"));
+        assertEquals(0.778816, munmap.get("emulated"));
+        assertEquals(Map.of("text", "[-30.00%, -5.00%]", "low", -30, "high", -5, "ends", "inclusive"), munmap.get("band"));
+        assertEquals("fail", munmap.get("verdict"));
+        Map<String, Object> abs = ((List<Map<String, Object>>) exps.get(1).get("figures")).get(0);
+        assertEquals(Map.of("text", "14072 ns +-35%", "around", 14072, "within_fraction", 0.35), abs.get("band"));
+        assertEquals(List.of("pvtlb run munmap-storm --set native.smtSiblingDedup=false --reps 3 --seed 1"), exps.get(1).get("runs"));
+        assertEquals(List.of("kvm-boost", "kvm-sched-yield"), doc.get("not_run_yet"));
+    }
+
+    @Test
+    void theTableHasOneRowPerFigureAndTheVerdicts() {
+        StringWriter s = new StringWriter();
+        smtReport().print(new PrintWriter(s, true));
+        List<String> lines = s.toString().lines().toList();
+        assertEquals("smt-dedup           munmap time change                              -15.20%     +0.78%      "
+                + "[-30.00%, -5.00%]      fail", lines.get(5));
+        assertEquals("smt-dedup-absolute  munmap per call                                 14072 ns    3210 ns     "
+                + "14072 ns +-35%         fail", lines.get(7));
+        assertEquals("verdicts: smt-dedup fail, smt-dedup-absolute fail (0 of 2 pass)", lines.get(lines.size() - 1));
+    }
+
+    @Test
+    void thePageIsSelfContainedWithPublishedAndEmulatedSideBySide() {
+        String page = smtReport().toHtml();
+        assertTrue(page.startsWith("<!DOCTYPE html>"));
+        assertFalse(page.contains("<script") || page.contains(" src=") || page.contains("<link"), page); // nothing loaded from elsewhere
+        assertTrue(page.contains("<h2>smt-dedup <span class='fail'>fail</span></h2>"), page);
+        assertEquals(6, page.split("<svg", -1).length - 1, "one chart per figure");
+        assertTrue(page.contains("<td>32262 -&gt; 15912</td>"), page);
+    }
+}
