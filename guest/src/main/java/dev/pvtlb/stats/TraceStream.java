@@ -31,18 +31,42 @@ public final class TraceStream {
         }
     }
 
-    private final List<Consumer<TraceEvent>> subscribers = new ArrayList<>();
+    /** Copied on change, so a subscriber may unsubscribe (itself or another) while an event is delivered. */
+    private List<Consumer<TraceEvent>> subscribers = List.of();
     private boolean active;
+
+    /** A subscription; closing it unsubscribes. */
+    public interface Subscription extends AutoCloseable {
+        @Override
+        void close();
+    }
 
     /** Drops every subscriber (a guest being reset). */
     public void clear() {
-        subscribers.clear();
+        subscribers = List.of();
         active = false;
     }
 
-    public void subscribe(Consumer<TraceEvent> s) {
-        subscribers.add(s);
+    /** Delivers every later tracepoint hit to {@code s}, until the returned subscription is closed. */
+    public Subscription subscribe(Consumer<TraceEvent> s) {
+        List<Consumer<TraceEvent>> next = new ArrayList<>(subscribers);
+        next.add(s);
+        subscribers = List.copyOf(next);
         active = true;
+        return () -> unsubscribe(s);
+    }
+
+    /** Stops delivering to {@code s} (its first subscription, if it subscribed twice); no-op if it is not subscribed. */
+    public void unsubscribe(Consumer<TraceEvent> s) {
+        List<Consumer<TraceEvent>> next = new ArrayList<>(subscribers);
+        for (int i = 0; i < next.size(); i++) {
+            if (next.get(i) == s) {
+                next.remove(i);
+                break;
+            }
+        }
+        subscribers = List.copyOf(next);
+        active = !subscribers.isEmpty();
     }
 
     /** trace_tlb_flush(reason, pages). */

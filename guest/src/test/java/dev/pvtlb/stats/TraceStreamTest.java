@@ -24,4 +24,36 @@ class TraceStreamTest {
         t.event(30, 1, "pv_ops:flush_tlb_multi", "cpus=2");
         assertEquals(List.of("pv_ops:flush_tlb_multi"), after.stream().map(TraceEvent::name).toList());
     }
+
+    @Test
+    void closingASubscriptionStopsDeliveryToThatSubscriberOnly() {
+        TraceStream t = new TraceStream();
+        List<String> a = new ArrayList<>();
+        List<String> b = new ArrayList<>();
+        TraceStream.Subscription sa = t.subscribe(e -> a.add(e.name()));
+        t.subscribe(e -> b.add(e.name()));
+        t.event(1, 0, "one", "");
+        sa.close();
+        t.event(2, 0, "two", "");
+        sa.close(); // twice: nothing more happens
+        assertEquals(List.of("one"), a);
+        assertEquals(List.of("one", "two"), b);
+    }
+
+    @Test
+    void aSubscriberMayUnsubscribeItselfWhileAnEventIsDelivered() {
+        TraceStream t = new TraceStream();
+        List<Long> seen = new ArrayList<>();
+        TraceStream.Subscription[] self = new TraceStream.Subscription[1];
+        self[0] = t.subscribe(e -> {
+            seen.add(e.time());
+            self[0].close();
+        });
+        List<Long> other = new ArrayList<>();
+        t.subscribe(e -> other.add(e.time()));
+        t.event(5, 0, "x", "");
+        t.event(6, 0, "y", "");
+        assertEquals(List.of(5L), seen);
+        assertEquals(List.of(5L, 6L), other);
+    }
 }
