@@ -38,6 +38,8 @@ public final class Scenario {
     private String backend = "native";
     private Integer pcpus;
     private Integer vms;
+    /** Speculative page walks by lazy idle CPUs; null: the workload's choice (off unless it needs them). */
+    private Boolean speculation;
     /**
      * Batches may run this far past the next event (see Engine). 1 us bounds the extra delay
      * of an IPI's handling by a busy CPU to well under one IPI latency; 0 is exact.
@@ -65,6 +67,7 @@ public final class Scenario {
         c.backend = backend;
         c.pcpus = pcpus;
         c.vms = vms;
+        c.speculation = speculation;
         c.quantumNs = quantumNs;
         c.defaultQuantumNs = defaultQuantumNs;
         c.settings.addAll(settings);
@@ -155,6 +158,12 @@ public final class Scenario {
             }
             case "pcpus" -> pcpus = (int) parseLong(key, v, 0, Topology.MAX_CPUS);
             case "vms" -> vms = (int) parseLong(key, v, 1, 64);
+            case "speculation" -> {
+                if (!v.equals("on") && !v.equals("off")) {
+                    throw new ModelException("speculation must be on or off, got '" + v + "'");
+                }
+                speculation = v.equals("on");
+            }
             case "quantum" -> quantumNs = parseLong(key, v, 0, 1_000_000_000L);
             case "seed" -> seed = parseLong(key, v, Long.MIN_VALUE, Long.MAX_VALUE);
             case "reps" -> reps((int) parseLong(key, v, 1, MAX_REPS));
@@ -165,7 +174,7 @@ public final class Scenario {
                     knobs.put(key, v); // values are checked at boot, against the chosen backend
                 } else {
                     throw new ModelException("unknown setting '" + key + "' (machine: vcpus, topology, smt.sharedTlb, memory, "
-                            + "pcpus, vms, profile, quantum, seed, reps; workload: " + String.join(", ", workload.parameters().keySet())
+                            + "pcpus, vms, profile, quantum, speculation, seed, reps; workload: " + String.join(", ", workload.parameters().keySet())
                             + "; knobs: " + String.join(", ", GuestKnobs.SPECS.stream().map(k -> k.name()).toList())
                             + " and the backends' (pvtlb backends))");
                 }
@@ -239,6 +248,9 @@ public final class Scenario {
         }
         if (vms != null) {
             b.vms(vms);
+        }
+        if (speculation != null) {
+            b.speculativeWalks(speculation);
         }
         knobs.forEach(b::knob);
         b.seed(seed + rep);

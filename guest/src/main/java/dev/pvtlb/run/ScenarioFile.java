@@ -82,7 +82,7 @@ public final class ScenarioFile {
                     dev.pvtlb.profile.Profile.load(p); // fail here, with the line, rather than at boot
                     s.set(k, p);
                 });
-                case "vcpus", "memory", "reps", "seed", "quantum", "ops", "threads" ->
+                case "vcpus", "memory", "reps", "seed", "quantum", "speculation", "ops", "threads" ->
                         apply(v, k, () -> s.set(k, scalar(v, k)));
                 case "params", "knobs" -> {
                     for (NodeTuple p : mapping(v, k).getValue()) {
