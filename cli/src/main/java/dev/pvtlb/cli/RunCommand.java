@@ -92,7 +92,7 @@ final class RunCommand implements Callable<Integer> {
         } else {
             out.printf("hazards: %d (first %d listed)%n", r.hazards().size(), Math.min(5, r.hazards().size()));
             r.hazards().stream().limit(5).forEach(h -> out.printf("  rep %s, %s ns, cpu%s: %s %s%n",
-                    h.get("rep"), h.get("time_ns"), h.get("cpu"), h.get("kind"), h.get("detail")));
+                    h.rep(), h.hazard().timeNs(), h.hazard().cpu(), h.hazard().kind(), h.hazard().detail()));
         }
         out.println();
         out.printf("sim: %d steps, %.6f s simulated; host: %.3f s wall, %.0f steps/s%n",

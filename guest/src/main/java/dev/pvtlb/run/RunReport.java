@@ -1,5 +1,6 @@
 package dev.pvtlb.run;
 
+import dev.pvtlb.hazard.Hazard;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,8 +12,22 @@ import java.util.Map;
  */
 public record RunReport(String scenario, String backend, Map<String, String> knobs, Map<String, String> params,
                         String profile, long seed, int reps, Map<String, Summary> metrics,
-                        Map<String, Long> counters, Map<String, Long> cpuTimeNs, List<Map<String, Object>> hazards,
+                        Map<String, Long> counters, Map<String, Long> cpuTimeNs, List<RepHazard> hazards,
                         long steps, double simulatedS, double wallS, Map<String, Percentiles> latency) {
+
+    /** A hazard found in repetition {@code rep}. */
+    public record RepHazard(int rep, Hazard hazard) {
+        /** As the JSON report writes it: kind, rep, time_ns, cpu, detail. */
+        public Map<String, Object> toMap() {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("kind", hazard.kind().name());
+            e.put("rep", rep);
+            e.put("time_ns", hazard.timeNs());
+            e.put("cpu", hazard.cpu());
+            e.put("detail", hazard.detail());
+            return e;
+        }
+    }
 
     /** p50, p99 and max of a latency metric in ns, over every sample of every repetition (HdrHistogram). */
     public record Percentiles(double p50, double p99, double max) {
@@ -66,7 +81,7 @@ public record RunReport(String scenario, String backend, Map<String, String> kno
         m.put("metrics", ms);
         m.put("counters", counters);
         m.put("cpu_time_ns", cpuTimeNs);
-        m.put("hazards", hazards);
+        m.put("hazards", hazards.stream().map(RepHazard::toMap).toList());
         Map<String, Object> sim = new LinkedHashMap<>();
         sim.put("steps", steps);
         sim.put("simulated_s", simulatedS);

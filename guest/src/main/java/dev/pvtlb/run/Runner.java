@@ -45,7 +45,7 @@ public final class Runner {
         long simNs = 0;
         Map<String, String> knobs = Map.of();
         String profile = "";
-        List<Map<String, Object>> hazards = new ArrayList<>();
+        List<RunReport.RepHazard> hazards = new ArrayList<>();
         for (int rep = 0; rep < s.reps(); rep++) {
             GuestConfig cfg = s.guestConfig(rep);
             try (Guest booted = Guest.boot(cfg)) {
@@ -78,13 +78,7 @@ public final class Runner {
                 g.vmstat().asMap().forEach((k, v) -> counters.merge(k, v, Long::sum));
                 g.cpuTime().totals().forEach((k, v) -> cpuTime.merge(k, v, Long::sum));
                 for (Hazard h : g.hazards().hazards()) {
-                    Map<String, Object> e = new LinkedHashMap<>();
-                    e.put("kind", h.kind().name());
-                    e.put("rep", rep);
-                    e.put("time_ns", h.timeNs());
-                    e.put("cpu", h.cpu());
-                    e.put("detail", h.detail());
-                    hazards.add(e);
+                    hazards.add(new RunReport.RepHazard(rep, h));
                 }
                 steps += g.engine().steps();
                 simNs += g.engine().now();

@@ -43,7 +43,7 @@ public final class RunRows {
         row.put("sim.steps", r.steps());
         row.put("sim.simulated_s", r.simulatedS());
         row.put("hazards", (long) r.hazards().size());
-        row.put("verdict", r.hazards().isEmpty() ? "SAFE" : String.valueOf(r.hazards().get(0).get("kind")));
+        row.put("verdict", r.hazards().isEmpty() ? "SAFE" : r.hazards().get(0).hazard().kind().name());
         return row;
     }
 
