@@ -2,6 +2,7 @@ package dev.pvtlb.junit;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.GuestConfig;
+import dev.pvtlb.profile.Profile;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
@@ -29,7 +30,14 @@ public final class PvtlbExtension implements ParameterResolver {
     @Override
     public Object resolveParameter(ParameterContext p, ExtensionContext c) {
         PvtlbGuest a = p.findAnnotation(PvtlbGuest.class).orElseThrow();
-        GuestConfig.Builder b = GuestConfig.builder().cpus(a.cpus()).memoryMiB(a.memoryMiB()).seed(a.seed()).backend(a.backend());
+        GuestConfig.Builder b = GuestConfig.builder().cpus(a.cpus()).memoryMiB(a.memoryMiB()).seed(a.seed()).backend(a.backend())
+                .tracePvOps(a.tracePvOps()).speculativeWalks(a.speculation());
+        if (a.pcpus() != 0 || a.vms() != 1) {
+            b.pcpus(a.pcpus()).vms(a.vms());
+        }
+        if (!a.profile().isEmpty()) {
+            b.profile(Profile.load(a.profile()));
+        }
         for (String kv : a.knobs()) {
             int eq = kv.indexOf('=');
             if (eq <= 0) {
@@ -38,8 +46,20 @@ public final class PvtlbExtension implements ParameterResolver {
             b.knob(kv.substring(0, eq), kv.substring(eq + 1));
         }
         Guest g = Guest.boot(b.build());
-        // Closed with the test's store: AutoCloseable values in the store are closed at its end.
-        c.getStore(NS).put("guest-" + p.getIndex(), g);
+        c.getStore(NS).put("guest-" + p.getIndex(), new ClosedAtEnd(g));
         return g;
+    }
+
+    /**
+     * Closes the guest when the test's store is closed. JUnit before 5.13 closes only values
+     * that implement CloseableResource (5.13 deprecated it for AutoCloseable, but still honours
+     * it), so this works on every JUnit 5; it is not AutoCloseable, so no JUnit closes it twice.
+     */
+    @SuppressWarnings("deprecation")
+    private record ClosedAtEnd(Guest guest) implements ExtensionContext.Store.CloseableResource {
+        @Override
+        public void close() {
+            guest.close();
+        }
     }
 }

@@ -28,4 +28,19 @@ public @interface PvtlbGuest {
 
     /** Knob settings as {@code name=value}. */
     String[] knobs() default {};
+
+    /** pCPUs of the host model for a virtualized backend; 0: one per vCPU. */
+    int pcpus() default 0;
+
+    /** VMs sharing the host model's pCPUs (a virtualized backend). */
+    int vms() default 1;
+
+    /** A calibration profile by name or file; empty: the default one. */
+    String profile() default "";
+
+    /** Whether every pv_ops call is a tracepoint event too. */
+    boolean tracePvOps() default false;
+
+    /** Whether idle lazy CPUs walk their old mm's page tables speculatively. */
+    boolean speculation() default false;
 }
