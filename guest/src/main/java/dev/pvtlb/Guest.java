@@ -91,7 +91,7 @@ public final class Guest implements AutoCloseable {
 
     /** The (v)CPUs, by id. */
     public List<Cpu> cpus() {
-        return List.of(kernel.cpus());
+        return List.<Cpu>of(kernel.cpus());
     }
 
     public Cpu cpu(int id) {

@@ -10,7 +10,7 @@ import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.internal.sched.Program;
 import dev.pvtlb.internal.sched.Task;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.workload.Spin;
 import dev.pvtlb.internal.workload.Syscall;
 import dev.pvtlb.internal.workload.Touch;
@@ -77,7 +77,7 @@ public class FlushBench {
         // An invocation ends with the flush it measures.
         guest.checker(new FlushChecker() {
             @Override
-            public void flushReturned(Cpu initiator, FlushTlbInfo info) {
+            public void flushReturned(dev.pvtlb.smp.Cpu initiator, FlushTlbInfo info) {
                 guest.engine().stop();
             }
         });

@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The TLB lookup every modelled user access starts with (Cpu.userAccess, as a Touch batch runs
+ * The TLB lookup every modelled user access starts with (KernelCpu.userAccess, as a Touch batch runs
  * it): {@link #BATCH} lookups of present entries in a shuffled order per invocation, so the
  * score is ns per access. The TLB has the default profile's shape (1536 entries, 12 ways); the
  * 1024 pages spread 8 to a set, so none is evicted and every lookup hits.

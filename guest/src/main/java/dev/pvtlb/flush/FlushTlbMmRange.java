@@ -1,6 +1,7 @@
 package dev.pvtlb.flush;
 
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.smp.Cpu;
@@ -38,7 +39,8 @@ public final class FlushTlbMmRange extends KernelPath {
     }
 
     @Override
-    public long step(Cpu cpu) {
+    public long step(Cpu view) {
+        KernelCpu cpu = (KernelCpu) view;
         Kernel g = cpu.kernel();
         Costs c = g.costs();
         if (pc == 0) {
@@ -81,7 +83,7 @@ public final class FlushTlbMmRange extends KernelPath {
         return cost;
     }
 
-    private void finish(Cpu cpu) {
+    private void finish(KernelCpu cpu) {
         cpu.ret();
         mm.flushReturned(cpu.kernel().engine().now());
         if (cpu.kernel().checker() != null) {

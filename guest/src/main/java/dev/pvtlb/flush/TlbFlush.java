@@ -1,6 +1,7 @@
 package dev.pvtlb.flush;
 
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.internal.sched.SwitchMm;
@@ -18,7 +19,8 @@ public final class TlbFlush {
      * INVLPG per page when exactly one generation behind on a range, else a full flush.
      * Runs with IRQs off (from the IPI handler, or locally). Returns its cost in ns.
      */
-    public static long flushTlbFunc(Cpu cpu, FlushTlbInfo f, boolean local) {
+    public static long flushTlbFunc(Cpu view, FlushTlbInfo f, boolean local) {
+        KernelCpu cpu = (KernelCpu) view;
         Kernel g = cpu.kernel();
         Costs c = g.costs();
         TlbState ts = cpu.tlbState;
@@ -78,6 +80,6 @@ public final class TlbFlush {
 
     /** should_flush_tlb(): skip CPUs in lazy TLB mode; they catch up at switch_mm. */
     public static boolean shouldFlushTlb(Cpu target, FlushTlbInfo info) {
-        return !target.tlbState.isLazy;
+        return !((KernelCpu) target).tlbState.isLazy;
     }
 }

@@ -4,6 +4,7 @@ import dev.pvtlb.Guest;
 import dev.pvtlb.GuestKnobs;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.flush.TlbFlush;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuCondition;
@@ -31,7 +32,8 @@ public final class NativeBackend extends GuestTableFree {
      * tables were freed (lazy ones too: their paging-structure caches may hold the tables),
      * else only CPUs that should_flush_tlb(). Shared by backends that fall back to native.
      */
-    public static void nativeFlushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info, GuestKnobs knobs) {
+    public static void nativeFlushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info, GuestKnobs knobs) {
+        KernelCpu cpu = (KernelCpu) view;
         cpu.kernel().vmstat().inc(Counter.NR_TLB_REMOTE_FLUSH);
         cpu.kernel().trace().tlbFlush(cpu.kernel().engine().now(), cpu.id, TlbFlushReason.TLB_REMOTE_SEND_IPI, info.pages());
         CpuMask targets = mask;
@@ -44,7 +46,7 @@ public final class NativeBackend extends GuestTableFree {
             info.localFlushed = true;
         }
         cpu.call(new SmpCallFunctionMany("native_flush_tlb_multi", targets,
-                t -> TlbFlush.flushTlbFunc(t, info, t.id == info.initiatingCpu), cond, runLocal));
+                t -> TlbFlush.flushTlbFunc(t, info, t.id() == info.initiatingCpu), cond, runLocal));
     }
 
     /** Which targets native_flush_tlb_multi() skips, per the {@code lazy} knob (null: none). */
@@ -62,10 +64,10 @@ public final class NativeBackend extends GuestTableFree {
      * kept thread's flush is assumed to cover the core's TLB. Applied to the mask including the
      * initiator, as the patch did (smp_call_function_many then skips the initiator itself).
      */
-    static CpuMask dedupSmtSiblings(Cpu cpu, CpuMask mask) {
+    static CpuMask dedupSmtSiblings(KernelCpu cpu, CpuMask mask) {
         CpuMask out = new CpuMask(mask.nrCpus());
         out.copyFrom(mask);
-        Cpu[] all = cpu.kernel().cpus();
+        KernelCpu[] all = cpu.kernel().cpus();
         CpuMask siblings = new CpuMask(mask.nrCpus());
         for (int c = out.next(0); c >= 0; c = out.next(c + 1)) {
             siblings.clearAll();

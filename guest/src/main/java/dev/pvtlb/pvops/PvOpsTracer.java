@@ -19,7 +19,7 @@ final class PvOpsTracer {
         StringJoiner detail = new StringJoiner(" ");
         for (Object a : args) {
             if (a instanceof Cpu c) {
-                cpu = c.id;
+                cpu = c.id();
             } else if (a instanceof FlushTlbInfo f) {
                 detail.add(f.toString());
             } else if (a instanceof MmuGather g) {

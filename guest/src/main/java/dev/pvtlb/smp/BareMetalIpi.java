@@ -1,5 +1,6 @@
 package dev.pvtlb.smp;
 
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.explore.ChoicePoint;
 import dev.pvtlb.internal.sim.Engine;
@@ -14,14 +15,15 @@ public final class BareMetalIpi implements IpiDelivery {
     public BareMetalIpi() {}
 
     @Override
-    public long send(Cpu from, Cpu[] targets, int count) {
+    public long send(Cpu sender, Cpu[] targets, int count) {
+        KernelCpu from = (KernelCpu) sender;
         Engine e = from.kernel().engine();
         Costs c = from.kernel().costs();
         long cost = 0;
         for (int i = 0; i < count; i++) {
             cost += c.ipiSendNs;
             long latency = e.chooseInRange(ChoicePoint.IPI_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
-            targets[i].scheduleIpiArrival(e.now() + cost + latency);
+            ((KernelCpu) targets[i]).scheduleIpiArrival(e.now() + cost + latency);
             from.kernel().vmstat().inc(Counter.IPIS_SENT);
         }
         return cost;

@@ -1,500 +1,69 @@
 package dev.pvtlb.smp;
 
 import dev.pvtlb.flush.MmHandle;
-import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.internal.mm.Mm;
-import dev.pvtlb.internal.mmu.Pte;
-import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.internal.mmu.HardwareWalker;
-import dev.pvtlb.internal.mmu.PagingStructureCache;
-import dev.pvtlb.internal.mmu.Walker;
-import dev.pvtlb.internal.sched.Task;
-import dev.pvtlb.internal.sim.Engine;
-import dev.pvtlb.internal.sim.Event;
-import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TimeCategory;
-import dev.pvtlb.internal.tlb.Tlb;
-import dev.pvtlb.internal.tlb.TlbState;
-import java.util.ArrayDeque;
 
 /**
- * One (virtual) CPU of the guest: its TLB, paging-structure cache, {@code cpu_tlbstate},
- * interrupt state, call-function queue and the stack of kernel paths it is running. As an
- * {@link Event} it runs one step of its top path each time the engine fires it.
+ * One (virtual) CPU of the guest, as a backend sees it: its place in the topology, its
+ * interrupt and host state, the address space it has loaded, the TLB maintenance instructions
+ * it can execute and the stack of kernel paths it runs. The model's executor behind it is
+ * internal.
  */
-@SuppressWarnings("exports") // LEAK: names a type of dev.pvtlb.internal in its API
-public final class Cpu implements Event {
-    public final int id;
-    public final int socket;
-    public final int core;
-    public final int thread;
-    private final Kernel guest;
+public interface Cpu {
+    /** The CPU's number (its index in the guest's CPUs). */
+    int id();
 
-    public final TlbState tlbState = new TlbState();
-    private Tlb tlb;
-    private final PagingStructureCache psc;
-    private final HardwareWalker walker;
-    /** Logical CPUs that share this CPU's TLB (SMT siblings with a shared TLB), self excluded. */
-    private Cpu[] tlbSharers = new Cpu[0];
-    /** Offset of this thread's hardware PCIDs in a TLB shared with siblings. */
-    private int pcidBase = 0;
+    /** The socket it sits on. */
+    int socket();
 
-    // Interrupts: the call-function vector only (the one TLB shootdown uses).
-    private int irqOff;
-    private boolean callFunctionPending;
-    final ArrayDeque<Csd> callSingleQueue = new ArrayDeque<>();
-    private final CallFunctionInterrupt ipiHandler = new CallFunctionInterrupt();
-    private final Event ipiArrival = this::ipiArrived;
+    /** Its core within the socket. */
+    int core();
 
-    // Execution.
-    private KernelPath[] stack = new KernelPath[16];
-    private int depth;
-    private boolean queued;
-    private boolean blocked;
-    private long blockedSince;
-    private TimeCategory blockedCategory = TimeCategory.IDLE;
+    /** Its hardware thread within the core. */
+    int thread();
 
-    // Scheduling.
-    private Task current;
-    public final ArrayDeque<Task> runQueue = new ArrayDeque<>();
-    private boolean online = true;
-    private boolean extendedQs;
-
-    /** The last user address this CPU touched: where a speculative walk would go. */
-    private long lastUserVa = -1;
-
-    // Host: a vCPU only executes while the host runs it on some pCPU.
-    private boolean vcpuRunning = true;
-    private boolean parked;
-    private long parkedSince;
-
-    public Cpu(Kernel guest, int id, int socket, int core, int thread, Tlb tlb, PagingStructureCache psc) {
-        this.guest = guest;
-        this.id = id;
-        this.socket = socket;
-        this.core = core;
-        this.thread = thread;
-        this.tlb = tlb;
-        this.psc = psc;
-        this.walker = new HardwareWalker(guest.mem(), guest.allocator().frames(), psc, id);
-    }
-
-    /** The kernel this CPU belongs to. */
-    public Kernel kernel() {
-        return guest;
-    }
-
-    public Tlb tlb() {
-        return tlb;
-    }
-
-    public PagingStructureCache psc() {
-        return psc;
-    }
-
-    public HardwareWalker walker() {
-        return walker;
-    }
-
-    /** Makes this CPU share {@code sharers}' TLB; its PCIDs are offset so tags never collide. */
-    public void shareTlb(Tlb shared, Cpu[] sharers, int pcidBase) {
-        this.tlb = shared;
-        this.tlbSharers = sharers;
-        this.pcidBase = pcidBase;
-    }
-
-    public Cpu[] tlbSharers() {
-        return tlbSharers;
-    }
-
-    /** kern_pcid(asid): the hardware PCID of a dynamic ASID slot (asid + 1; 0 is left unused). */
-    public int pcid(int asid) {
-        return pcidBase + asid + 1;
-    }
-
-    /** PCID of the currently loaded address space. */
-    public int currentPcid() {
-        return pcid(tlbState.loadedMmAsid);
-    }
-
-    public Mm loadedMm() {
-        return tlbState.loadedMm;
-    }
-
-    // ---------------------------------------------------------------- TLB maintenance instructions
-
-    /** flush_tlb_one_user(va): INVLPG in the current PCID. */
-    public void invlpg(long va) {
-        invlpgAsid(tlbState.loadedMmAsid, tlbState.loadedMm, va);
-    }
-
-    /**
-     * Invalidates one page of {@code mm} cached under ASID slot {@code asid} (INVLPG in that
-     * PCID, or INVPCID individual-address), here and in a TLB shared with SMT siblings.
-     */
-    public void invlpgAsid(int asid, MmHandle mm, long va) {
-        long vpn = va >>> 12;
-        int pcid = pcid(asid);
-        tlb.invalidate(pcid, vpn);
-        psc.flushPcid(pcid);
-        for (Cpu s : tlbSharers) {
-            int slot = s.asidSlotOf(mm);
-            if (slot >= 0) {
-                tlb.invalidate(s.pcid(slot), vpn);
-                s.psc.flushPcid(s.pcid(slot));
-            }
-        }
-    }
-
-    /** Drops every non-global translation of this CPU, all ASIDs (a flush done from outside the guest). */
-    public void flushAllAsids() {
-        for (int asid = 0; asid < TlbState.NR_DYN_ASIDS; asid++) {
-            tlb.flushPcid(pcid(asid));
-        }
-        psc.flushAll();
-    }
-
-    /** flush_tlb_local(): drop every non-global translation of the current PCID. */
-    public void flushTlbLocal() {
-        flushAsid(tlbState.loadedMmAsid, tlbState.loadedMm);
-    }
-
-    /** Drops the translations cached under a dynamic ASID slot (a CR3 write without NOFLUSH). */
-    public void flushAsid(int asid, MmHandle mm) {
-        int pcid = pcid(asid);
-        tlb.flushPcid(pcid);
-        psc.flushPcid(pcid);
-        for (Cpu s : tlbSharers) {
-            int slot = s.asidSlotOf(mm);
-            if (slot >= 0) {
-                tlb.flushPcid(s.pcid(slot));
-                s.psc.flushPcid(s.pcid(slot));
-            }
-        }
-    }
-
-    /** The ASID slot caching {@code mm}'s context on this CPU, or -1. */
-    public int asidSlotOf(MmHandle mm) {
-        if (mm == null) {
-            return -1;
-        }
-        for (int i = 0; i < TlbState.NR_DYN_ASIDS; i++) {
-            if (tlbState.ctxId[i] == mm.ctxId()) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /**
-     * A walk the CPU may do at any moment on its loaded CR3, even while lazy or idle
-     * (speculation, prefetch): fills the TLB and the paging-structure caches. Returns the
-     * leaf found or 0.
-     */
-    public long speculativeWalk(long va) {
-        Mm mm = tlbState.loadedMm;
-        int pcid = currentPcid();
-        long pte = walker.walk(mm.pgd(), pcid, va, false, Walker.SPECULATIVE);
-        if (pte != 0) {
-            tlb.fill(pcid, va >>> 12, pte, guest.engine().now());
-        }
-        return pte;
-    }
-
-    /**
-     * One user-mode load or store through the TLB, as the hardware does it: a hit costs a
-     * cached access; a miss (or a store through a clean entry, which must set the dirty bit)
-     * walks the page tables and fills the TLB. Returns the cost in picoseconds, or -1 when the
-     * access faults (the faulting entry is dropped, as x86 does on a page fault).
-     */
-    public long userAccess(long va, boolean write) {
-        lastUserVa = va;
-        int pcid = currentPcid();
-        long vpn = va >>> 12;
-        Costs c = guest.costs();
-        int i = tlb.lookup(pcid, vpn);
-        if (i >= 0) {
-            if (tlb.filledAt(i) < tlbState.loadedMm.lastFlushReturned()) {
-                guest.hazardDetector().checkTranslation(this, tlb, i, va, write);
-            }
-            long pte = tlb.pte(i);
-            if (!write || (pte & (Pte.RW | Pte.DIRTY)) == (Pte.RW | Pte.DIRTY)) {
-                return c.accessPs;
-            }
-            if (!Pte.writable(pte)) {
-                tlb.invalidate(pcid, vpn);
-                return -1;
-            }
-        } else {
-            guest.vmstat().inc(Counter.TLB_MISSES);
-        }
-        long pte = walker.walk(tlbState.loadedMm.pgd(), pcid, va, write, Walker.HARDWARE);
-        if (pte == 0) {
-            return -1;
-        }
-        tlb.fill(pcid, vpn, pte, guest.engine().now());
-        return c.accessPs + c.walkLevelPs * walker.levelsRead();
-    }
-
-    // ---------------------------------------------------------------- interrupts
-
-    public boolean irqsDisabled() {
-        return irqOff > 0;
-    }
-
-    /** local_irq_disable() (nesting, like local_irq_save). */
-    public void irqDisable() {
-        irqOff++;
-    }
-
-    /** local_irq_enable(): a pending interrupt is taken before the next step. */
-    public void irqEnable() {
-        if (irqOff == 0) {
-            throw new IllegalStateException("cpu" + id + ": IRQs enabled twice");
-        }
-        irqOff--;
-    }
-
-    /** Queues a csd on this CPU; true when the queue was empty, i.e. the sender must IPI. */
-    boolean queueCsd(Csd csd) {
-        boolean wasEmpty = callSingleQueue.isEmpty();
-        callSingleQueue.add(csd);
-        return wasEmpty;
-    }
-
-    /** Schedules the call-function IPI's arrival at {@code time}. */
-    public void scheduleIpiArrival(long time) {
-        guest.engine().at(time, ipiArrival);
-    }
-
-    private void ipiArrived(Engine e) {
-        guest.vmstat().inc(Counter.IPIS_RECEIVED);
-        callFunctionPending = true;
-        if (blocked && irqOff == 0) {
-            wake();
-        }
-    }
-
-    public boolean callFunctionPending() {
-        return callFunctionPending;
-    }
-
-    // ---------------------------------------------------------------- execution
+    /** Whether interrupts are disabled (local_irq_disable, possibly nested). */
+    boolean irqsDisabled();
 
     /** Starts {@code path} on this CPU: it runs next, then returns to the caller. */
-    public void call(KernelPath path) {
-        if (depth == stack.length) {
-            stack = java.util.Arrays.copyOf(stack, depth * 2);
-        }
-        path.pc = 0;
-        stack[depth++] = path;
-    }
+    void call(KernelPath path);
 
-    /** Ends the path on top of the stack. */
-    public void ret() {
-        stack[--depth] = null;
-    }
-
-    public KernelPath top() {
-        return depth == 0 ? null : stack[depth - 1];
-    }
-
-    public boolean isBlocked() {
-        return blocked;
-    }
+    /** Ends the path on top of this CPU's stack. */
+    void ret();
 
     /** Makes a blocked CPU run again now (the waited-for condition may hold). */
-    public void wake() {
-        if (!blocked) {
-            return;
-        }
-        long now = guest.engine().now();
-        blocked = false;
-        guest.cpuTime().add(id, blockedCategory, now - blockedSince);
-        enqueue(now);
-        if (blockedCategory == TimeCategory.IDLE && guest.vcpuHost() != null) {
-            guest.vcpuHost().kicked(this);
-        }
-    }
+    void wake();
 
-    /** HLT: on a host, the vCPU exits and stops being runnable. */
-    private void halted() {
-        if (guest.vcpuHost() != null) {
-            guest.vcpuHost().halted(this);
-        }
-    }
+    /** Whether the host runs this vCPU now (always on bare metal). */
+    boolean vcpuRunning();
 
-    /** Whether this CPU is halted in its idle loop (blocked in HLT). */
-    public boolean isHalted() {
-        return blocked && blockedCategory == TimeCategory.IDLE;
-    }
+    /** Whether the CPU is online. */
+    boolean online();
+
+    /** The address space loaded in CR3 ({@code cpu_tlbstate.loaded_mm}). */
+    MmHandle loadedMm();
+
+    /** flush_tlb_one_user(va): INVLPG in the current PCID. */
+    void invlpg(long va);
+
+    /** flush_tlb_local(): drop every non-global translation of the current PCID. */
+    void flushTlbLocal();
+
+    /** Drops every non-global translation of this CPU, all ASIDs (a flush done from outside the guest). */
+    void flushAllAsids();
+
+    /** The ASID slot caching {@code mm}'s context on this CPU, or -1. */
+    int asidSlotOf(MmHandle mm);
+
+    /** Drops the translations cached under a dynamic ASID slot (a CR3 write without NOFLUSH). */
+    void flushAsid(int asid, MmHandle mm);
+
+    /** Invalidates one page of {@code mm} cached under ASID slot {@code asid}, here and in a TLB shared with SMT siblings. */
+    void invlpgAsid(int asid, MmHandle mm, long va);
 
     /**
      * Charges {@code ns} of someone else's work to this CPU at its next step boundary, whatever
-     * its IRQ state (see {@link HostWork}). A vCPU that is not running pays nothing.
+     * its IRQ state (a host flush on another vCPU's behalf). A vCPU that is not running pays nothing.
      */
-    public void injectHostWork(long ns, TimeCategory category, String name) {
-        if (!vcpuRunning || ns <= 0 || isHalted()) {
-            return;
-        }
-        call(new HostWork(ns, category, name));
-        if (blocked) {
-            wake();
-        }
-    }
-
-    /** Puts this CPU in the engine's queue at {@code time} unless it is there already. */
-    public void enqueue(long time) {
-        if (!queued && !blocked) {
-            queued = true;
-            guest.engine().at(time, this);
-        }
-    }
-
-    @Override
-    public void fire(Engine e) {
-        queued = false;
-        long now = e.now();
-        if (!vcpuRunning) {
-            parked = true;
-            parkedSince = now;
-            return;
-        }
-        if (callFunctionPending && irqOff == 0) {
-            callFunctionPending = false;
-            call(ipiHandler);
-        }
-        if (depth == 0) {
-            blocked = true;
-            blockedSince = now;
-            blockedCategory = TimeCategory.IDLE;
-            halted();
-            return;
-        }
-        KernelPath p = stack[depth - 1];
-        if (guest.stepLog() != null) {
-            guest.stepLog().add(now, id, p.describe());
-        }
-        // The step's cost belongs to the work it is about to do; a block belongs to the state
-        // the step left (e.g. smp_call_function_many_cond: local call, then csd_lock_wait).
-        TimeCategory workCategory = p.category();
-        long cost = p.step(this);
-        if (cost == KernelPath.BLOCK) {
-            if (callFunctionPending && irqOff == 0) {
-                // An interrupt is pending: take it instead of sleeping.
-                queued = true;
-                e.at(now, this);
-                return;
-            }
-            blocked = true;
-            blockedSince = now;
-            blockedCategory = p.category();
-            if (blockedCategory == TimeCategory.IDLE) {
-                halted();
-            }
-            return;
-        }
-        guest.cpuTime().add(id, workCategory, cost);
-        queued = true;
-        e.at(now + cost, this);
-    }
-
-    // ---------------------------------------------------------------- host hooks
-
-    /** The host deschedules this vCPU: it runs no step until {@link #vcpuResume}. */
-    public void vcpuPreempt() {
-        vcpuRunning = false;
-    }
-
-    /** The host runs this vCPU again; time spent parked counts as stolen. */
-    public void vcpuResume() {
-        vcpuRunning = true;
-        if (parked) {
-            parked = false;
-            long now = guest.engine().now();
-            guest.cpuTime().add(id, TimeCategory.STOLEN, now - parkedSince);
-            queued = true;
-            guest.engine().at(now, this);
-        }
-    }
-
-    public long lastUserVa() {
-        return lastUserVa;
-    }
-
-    public boolean vcpuRunning() {
-        return vcpuRunning;
-    }
-
-    // ---------------------------------------------------------------- scheduling state
-
-    public Task current() {
-        return current;
-    }
-
-    public void current(Task t) {
-        this.current = t;
-    }
-
-    public boolean online() {
-        return online;
-    }
-
-    /** In an RCU extended quiescent state (idle in HLT). */
-    public boolean inExtendedQs() {
-        return extendedQs;
-    }
-
-    public void extendedQs(boolean on) {
-        this.extendedQs = on;
-    }
-
-    /** Before {@link #reset}: TLB and caches as new, as a guest reset needs for an exact rerun. */
-    public void resetHard() {
-        tlb.clear();
-        psc.clear();
-        blockedSince = 0;
-        blockedCategory = TimeCategory.IDLE;
-        parkedSince = 0;
-    }
-
-    /** Resets all per-CPU state for a new run on the same guest. */
-    public void reset(Mm initMm) {
-        tlbState.reset(initMm);
-        tlb.flushAll();
-        psc.flushAll();
-        irqOff = 0;
-        callFunctionPending = false;
-        callSingleQueue.clear();
-        ipiHandler.reset();
-        java.util.Arrays.fill(stack, null);
-        depth = 0;
-        queued = false;
-        blocked = false;
-        current = null;
-        runQueue.clear();
-        extendedQs = false;
-        lastUserVa = -1;
-        vcpuRunning = true;
-        parked = false;
-    }
-
-    /** This CPU and its stack of kernel paths, innermost last ("cpu3 in do_idle > user:t3 > handle_mm_fault"). */
-    @Override
-    public String describe() {
-        StringBuilder sb = new StringBuilder("cpu").append(id);
-        if (depth == 0) {
-            return sb.append(" (no kernel path)").toString();
-        }
-        sb.append(" in ");
-        for (int i = 0; i < depth; i++) {
-            sb.append(i == 0 ? "" : " > ").append(stack[i].describe());
-        }
-        return sb.toString();
-    }
-
-    @Override
-    public String toString() {
-        return "cpu" + id;
-    }
+    void injectHostWork(long ns, TimeCategory category, String name);
 }

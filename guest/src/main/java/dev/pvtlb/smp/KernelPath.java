@@ -1,5 +1,6 @@
 package dev.pvtlb.smp;
 
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.stats.TimeCategory;
 
 /**
@@ -11,6 +12,11 @@ import dev.pvtlb.stats.TimeCategory;
  * step is then run again, so a blocking step re-checks its condition.
  */
 public abstract class KernelPath {
+    static {
+        // The executor restarts a path it calls; the counter stays protected.
+        KernelCpu.registerPathStart(p -> p.pc = 0);
+    }
+
     /** For subclasses: each kernel path is a class of its own. */
     protected KernelPath() {}
 

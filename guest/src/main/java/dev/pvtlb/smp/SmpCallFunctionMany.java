@@ -1,5 +1,6 @@
 package dev.pvtlb.smp;
 
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.stats.TimeCategory;
 
 /**
@@ -17,6 +18,8 @@ public final class SmpCallFunctionMany extends KernelPath {
     private final String name;
     private Cpu initiator;
     private int outstanding;
+    /** csd_unlock() by a target, as each csd carries it. */
+    private final Runnable complete = this::complete;
 
     public SmpCallFunctionMany(String name, CpuMask mask, CallFunction func, CpuCondition cond, boolean runLocal) {
         this.name = name;
@@ -27,20 +30,21 @@ public final class SmpCallFunctionMany extends KernelPath {
     }
 
     @Override
-    public long step(Cpu cpu) {
+    public long step(Cpu view) {
+        KernelCpu cpu = (KernelCpu) view;
         switch (pc) {
             case 0 -> {
                 initiator = cpu;
-                Cpu[] all = cpu.kernel().cpus();
-                Cpu[] ipi = new Cpu[mask.weight()];
+                KernelCpu[] all = cpu.kernel().cpus();
+                KernelCpu[] ipi = new KernelCpu[mask.weight()];
                 int n = 0;
                 for (int c = mask.next(0); c >= 0; c = mask.next(c + 1)) {
-                    Cpu t = all[c];
+                    KernelCpu t = all[c];
                     if (t == cpu || !t.online() || (cond != null && !cond.test(t))) {
                         continue;
                     }
                     outstanding++;
-                    if (t.queueCsd(new Csd(func, this))) {
+                    if (t.queueCsd(func, complete)) {
                         ipi[n++] = t;
                     }
                 }

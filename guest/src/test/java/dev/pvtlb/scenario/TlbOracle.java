@@ -4,7 +4,7 @@ import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushChecker;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.mmu.Pte;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.tlb.TlbState;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,9 +26,9 @@ final class TlbOracle implements FlushChecker {
     }
 
     @Override
-    public void flushReturned(Cpu initiator, FlushTlbInfo info) {
+    public void flushReturned(dev.pvtlb.smp.Cpu initiator, FlushTlbInfo info) {
         checks++;
-        for (Cpu c : guest.cpus()) {
+        for (KernelCpu c : guest.cpus()) {
             for (int slot = 0; slot < TlbState.NR_DYN_ASIDS; slot++) {
                 boolean runsIt = c.loadedMm() == info.mm && !c.tlbState.isLazy && c.tlbState.loadedMmAsid == slot;
                 if (c.tlbState.ctxId[slot] != info.mm.ctxId() || (c.tlbState.tlbGen[slot] < info.newTlbGen && !runsIt)) {
@@ -45,7 +45,7 @@ final class TlbOracle implements FlushChecker {
                             || (Pte.writable(pte) && !Pte.writable(now));
                     if (stale) {
                         violations.add(String.format("cpu%d holds 0x%x -> %s after flush %s returned on cpu%d (page table: %s)",
-                                c.id, va, Pte.describe(pte), info, initiator.id, Pte.describe(now)));
+                                c.id, va, Pte.describe(pte), info, initiator.id(), Pte.describe(now)));
                     }
                 });
             }

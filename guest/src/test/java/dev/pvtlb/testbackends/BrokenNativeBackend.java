@@ -2,6 +2,7 @@ package dev.pvtlb.testbackends;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
@@ -26,7 +27,8 @@ public final class BrokenNativeBackend extends GuestTableFree {
 
     /** native_flush_tlb_multi() with the IPIs left out: the initiator flushes only itself. */
     @PvOp("flush_tlb_multi")
-    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+    public void flushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info) {
+        KernelCpu cpu = (KernelCpu) view;
         cpu.kernel().vmstat().inc(Counter.NR_TLB_REMOTE_FLUSH);
         cpu.kernel().trace().tlbFlush(cpu.kernel().engine().now(), cpu.id, TlbFlushReason.TLB_REMOTE_SEND_IPI, info.pages());
     }

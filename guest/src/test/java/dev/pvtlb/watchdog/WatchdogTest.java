@@ -10,7 +10,8 @@ import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mmu.Level;
 import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.scenario.Scripted;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.Counter;
 import org.junit.jupiter.api.Test;
@@ -23,11 +24,11 @@ import org.junit.jupiter.api.Test;
  */
 class WatchdogTest {
     /** A kernel path that is never done: each step costs nothing and it never returns. */
-    static final class Stuck extends KernelPath {
+    static final class Stuck extends InternalPath {
         long steps;
 
         @Override
-        public long step(Cpu cpu) {
+        public long step(KernelCpu cpu) {
             steps++;
             return 0;
         }

@@ -10,7 +10,6 @@ import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.internal.mmu.WalkObserver;
 import dev.pvtlb.internal.mmu.Walker;
 import dev.pvtlb.internal.tlb.Tlb;
-import dev.pvtlb.smp.Cpu;
 
 /**
  * The always-on hazard detectors of a guest, writing what they find into its {@link HazardLog}.
@@ -50,8 +49,8 @@ public final class HazardDetector implements WalkObserver {
      * nothing to flush): every CPU executing the mm must hold no translation of the range that
      * disagrees with the page tables, since the caller now takes the range to be gone.
      */
-    public void checkRangeClean(Cpu initiator, Mm mm, long start, long end, String syscall) {
-        for (Cpu c : guest.cpus()) {
+    public void checkRangeClean(KernelCpu initiator, Mm mm, long start, long end, String syscall) {
+        for (KernelCpu c : guest.cpus()) {
             if (c == initiator || c.loadedMm() != mm || c.tlbState.isLazy || !c.vcpuRunning()) {
                 continue; // a vCPU that is not running may owe a deferred flush: it is checked when it uses one
             }
@@ -79,7 +78,7 @@ public final class HazardDetector implements WalkObserver {
      * Checks a TLB hit of {@code cpu} on entry {@code index} for {@code va}; returns false when
      * the use is stale (and reports it).
      */
-    public boolean checkTranslation(Cpu cpu, Tlb tlb, int index, long va, boolean write) {
+    public boolean checkTranslation(KernelCpu cpu, Tlb tlb, int index, long va, boolean write) {
         Mm mm = cpu.loadedMm();
         long cached = tlb.pte(index);
         long now = guest.pageTables().get(mm.pgd(), va);

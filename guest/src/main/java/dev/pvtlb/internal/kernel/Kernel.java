@@ -32,7 +32,6 @@ import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.internal.sim.Rng;
 import dev.pvtlb.internal.sim.SeededChooser;
 import dev.pvtlb.smp.BareMetalIpi;
-import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.IpiDelivery;
 import dev.pvtlb.smp.Topology;
 import dev.pvtlb.smp.VcpuHost;
@@ -73,7 +72,7 @@ public final class Kernel implements AutoCloseable {
     private final Speculation speculation;
     private StepLog stepLog;
     private final Topology topology;
-    private final Cpu[] cpus;
+    private final KernelCpu[] cpus;
     private final Rcu rcu;
     private Mm initMm;
     private final List<Mm> mms = new ArrayList<>();
@@ -102,13 +101,13 @@ public final class Kernel implements AutoCloseable {
         this.allocator = new FrameAllocator(mem);
         this.pageTables = new PageTables(allocator);
         this.cpuTime = new CpuTime(n);
-        this.cpus = new Cpu[n];
+        this.cpus = new KernelCpu[n];
         int entries = profile.integer("tlb.entries");
         int ways = profile.integer("tlb.ways");
         for (int i = 0; i < n; i++) {
             PagingStructureCache psc = new PagingStructureCache(profile.integer("psc.pml4e"),
                     profile.integer("psc.pdpte"), profile.integer("psc.pde"));
-            cpus[i] = new Cpu(this, i, topology.socketOf(i), topology.coreOf(i), topology.threadOf(i),
+            cpus[i] = new KernelCpu(this, i, topology.socketOf(i), topology.coreOf(i), topology.threadOf(i),
                     new Tlb(entries, ways), psc);
         }
         if (config.sharedSmtTlb() && topology.threadsPerCore() > 1) {
@@ -119,7 +118,7 @@ public final class Kernel implements AutoCloseable {
                 int[] sib = topology.siblingsOf(i);
                 Tlb shared = new Tlb(entries, ways);
                 for (int t = 0; t < sib.length; t++) {
-                    Cpu[] others = new Cpu[sib.length - 1];
+                    KernelCpu[] others = new KernelCpu[sib.length - 1];
                     int k = 0;
                     for (int s : sib) {
                         if (s != sib[t]) {
@@ -133,7 +132,7 @@ public final class Kernel implements AutoCloseable {
         }
         this.hazards = new HazardLog(trace);
         this.hazardDetector = new HazardDetector(this, hazards);
-        for (Cpu c : cpus) {
+        for (KernelCpu c : cpus) {
             c.walker().observer(hazardDetector);
         }
         this.speculation = config.speculativeWalks() ? new Speculation(this) : null;
@@ -145,7 +144,7 @@ public final class Kernel implements AutoCloseable {
     /** What boot does after building the machine: init_mm, idle loops, pv_ops patching. */
     private void start() {
         this.initMm = new Mm(0, nextCtxId++, pageTables.allocPgd(), cpus.length, true);
-        for (Cpu c : cpus) {
+        for (KernelCpu c : cpus) {
             c.reset(initMm);
             c.call(new IdleLoop(c));
             c.enqueue(0);
@@ -192,7 +191,7 @@ public final class Kernel implements AutoCloseable {
         vcpuHost = null;
         mmCpumaskTracked = true;
         checker = null;
-        for (Cpu c : cpus) {
+        for (KernelCpu c : cpus) {
             c.resetHard();
         }
         start();
@@ -392,11 +391,11 @@ public final class Kernel implements AutoCloseable {
         return topology;
     }
 
-    public Cpu[] cpus() {
+    public KernelCpu[] cpus() {
         return cpus;
     }
 
-    public Cpu cpu(int id) {
+    public KernelCpu cpu(int id) {
         return cpus[id];
     }
 

@@ -3,7 +3,8 @@ package dev.pvtlb.internal.mm;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.internal.mem.PhysMem;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 import java.util.function.LongConsumer;
 
@@ -11,7 +12,7 @@ import java.util.function.LongConsumer;
  * mmap() of anonymous memory (mm/mmap.c): find a gap (get_unmapped_area), insert the VMA.
  * Pages are populated later by faults. The address is handed to {@code result}.
  */
-public final class Mmap extends KernelPath {
+public final class Mmap extends InternalPath {
     private final Mm mm;
     private final long length;
     private final boolean writable;
@@ -28,7 +29,7 @@ public final class Mmap extends KernelPath {
     }
 
     @Override
-    public long step(Cpu cpu) {
+    public long step(KernelCpu cpu) {
         Kernel g = cpu.kernel();
         long addr = mm.getUnmappedArea(length);
         mm.insertVma(addr, addr + length, writable, false);

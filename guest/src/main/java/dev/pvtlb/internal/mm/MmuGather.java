@@ -5,7 +5,7 @@ import dev.pvtlb.internal.mmu.Level;
 import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.internal.mmu.UnmapSink;
 import dev.pvtlb.pvops.TlbGather;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import java.util.Arrays;
 
 /**
@@ -14,7 +14,7 @@ import java.util.Arrays;
  * unmap, so that nothing is freed before the flush: unhook, invalidate, free.
  */
 public final class MmuGather implements UnmapSink, TlbGather {
-    private final Cpu cpu;
+    private final KernelCpu cpu;
     private final Mm mm;
     private long start = Long.MAX_VALUE;
     private long end;
@@ -25,7 +25,7 @@ public final class MmuGather implements UnmapSink, TlbGather {
     private int nrTables;
     private int clearedPtes;
 
-    public MmuGather(Cpu cpu, Mm mm) {
+    public MmuGather(KernelCpu cpu, Mm mm) {
         this.cpu = cpu;
         this.mm = mm;
     }

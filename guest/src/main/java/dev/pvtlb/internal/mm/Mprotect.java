@@ -6,14 +6,15 @@ import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 
 /**
  * mprotect() (mm/mprotect.c): change the VMAs' protection and the present PTEs
  * (change_pte_range), and flush the range if any entry changed.
  */
-public final class Mprotect extends KernelPath {
+public final class Mprotect extends InternalPath {
     private final Mm mm;
     private final long start;
     private final long end;
@@ -29,7 +30,7 @@ public final class Mprotect extends KernelPath {
     }
 
     @Override
-    public long step(Cpu cpu) {
+    public long step(KernelCpu cpu) {
         if (pc == 1) {
             mm.endFlushPending(pending);
             cpu.ret();

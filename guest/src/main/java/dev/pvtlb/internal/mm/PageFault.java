@@ -5,7 +5,8 @@ import dev.pvtlb.ModelException;
 import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mmu.Level;
 import dev.pvtlb.internal.mmu.Pte;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.Counter;
 
@@ -15,7 +16,7 @@ import dev.pvtlb.stats.Counter;
  * (do_wp_page reusing the page). An access outside any VMA or against its protection is a
  * workload bug and stops the run with a message (SIGSEGV).
  */
-public final class PageFault extends KernelPath {
+public final class PageFault extends InternalPath {
     private final Mm mm;
     private final long va;
     private final boolean write;
@@ -27,7 +28,7 @@ public final class PageFault extends KernelPath {
     }
 
     @Override
-    public long step(Cpu cpu) {
+    public long step(KernelCpu cpu) {
         Kernel g = cpu.kernel();
         Vma vma = mm.findVma(va);
         if (vma == null || (write && !vma.writable())) {

@@ -6,7 +6,8 @@ import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.pvops.TableFreePolicy;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.smp.SmpCallFunctionMany;
@@ -19,7 +20,7 @@ import dev.pvtlb.stats.Counter;
  * tables left empty with no VMA over them are freed too (free_pgtables); MADV_DONTNEED keeps
  * VMAs and tables.
  */
-public final class ZapRange extends KernelPath {
+public final class ZapRange extends InternalPath {
     /** Which system call this is. */
     public enum Kind { MUNMAP, MADV_DONTNEED }
 
@@ -40,7 +41,7 @@ public final class ZapRange extends KernelPath {
     }
 
     @Override
-    public long step(Cpu cpu) {
+    public long step(KernelCpu cpu) {
         Kernel g = cpu.kernel();
         Costs c = g.costs();
         switch (pc) {

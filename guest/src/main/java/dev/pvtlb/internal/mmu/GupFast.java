@@ -3,7 +3,8 @@ package dev.pvtlb.internal.mmu;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mem.FrameTable;
 import dev.pvtlb.internal.mm.Mm;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 import java.util.function.LongConsumer;
 
@@ -15,7 +16,7 @@ import java.util.function.LongConsumer;
  * it. Each read checks that the frame is still the live page table it was when its parent
  * entry was read, and reports a walk after free to the observer otherwise.
  */
-public final class GupFast extends KernelPath {
+public final class GupFast extends InternalPath {
     private final Mm mm;
     private final long va;
     private final LongConsumer result;
@@ -52,7 +53,7 @@ public final class GupFast extends KernelPath {
     }
 
     @Override
-    public long step(Cpu cpu) {
+    public long step(KernelCpu cpu) {
         Kernel g = cpu.kernel();
         FrameTable frames = g.allocator().frames();
         if (pc == 0) {
@@ -114,7 +115,7 @@ public final class GupFast extends KernelPath {
                 level.name().toLowerCase(java.util.Locale.ROOT), table, expectedGen);
     }
 
-    private long finish(Cpu cpu, long pte, long cost) {
+    private long finish(KernelCpu cpu, long pte, long cost) {
         cpu.irqEnable();
         cpu.ret();
         result.accept(pte);

@@ -2,7 +2,8 @@ package dev.pvtlb.internal.sched;
 
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.LazyMode;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TimeCategory;
@@ -13,16 +14,16 @@ import dev.pvtlb.stats.TimeCategory;
  * lazy TLB mode (enter_lazy_tlb), or switches to init_mm at once when {@code lazy=off}; then
  * the CPU halts until an interrupt or a wake-up.
  */
-public final class IdleLoop extends KernelPath {
-    private final Cpu cpu;
+public final class IdleLoop extends InternalPath {
+    private final KernelCpu cpu;
     private boolean idleEntered;
 
-    public IdleLoop(Cpu cpu) {
+    public IdleLoop(KernelCpu cpu) {
         this.cpu = cpu;
     }
 
     @Override
-    public long step(Cpu c) {
+    public long step(KernelCpu c) {
         Kernel g = c.kernel();
         c.extendedQs(false);
         Task next = c.runQueue.poll();
@@ -66,7 +67,7 @@ public final class IdleLoop extends KernelPath {
     }
 
     /** switch_mm_irqs_off() as its own step, so its time counts as switch_mm. */
-    static final class SwitchMmPath extends KernelPath {
+    static final class SwitchMmPath extends InternalPath {
         private final Task next;
 
         SwitchMmPath(Task next) {
@@ -74,7 +75,7 @@ public final class IdleLoop extends KernelPath {
         }
 
         @Override
-        public long step(Cpu c) {
+        public long step(KernelCpu c) {
             c.ret();
             return SwitchMm.switchMmIrqsOff(c, next == null ? c.kernel().initMm() : next.mm());
         }

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.sched;
 
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 
 /**
  * One thing a task does in user mode: a batch of memory accesses, or a system call. It runs in
@@ -8,5 +8,5 @@ import dev.pvtlb.smp.Cpu;
  * when finished; a system call pushes its kernel path on the CPU and is done at once.
  */
 public interface Op {
-    long run(Cpu cpu, Task task);
+    long run(KernelCpu cpu, Task task);
 }

@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.sched;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
 import java.util.ArrayList;
@@ -44,7 +44,7 @@ public final class Rcu {
         next = t;
         gpInProgress = true;
         waitingFor.clearAll();
-        for (Cpu c : guest.cpus()) {
+        for (KernelCpu c : guest.cpus()) {
             if (c.online() && !c.inExtendedQs()) {
                 waitingFor.set(c.id);
             }
@@ -53,7 +53,7 @@ public final class Rcu {
     }
 
     /** rcu_note_context_switch() / rcu_qs(): {@code cpu} passed a quiescent state. */
-    public void quiescentState(Cpu cpu) {
+    public void quiescentState(KernelCpu cpu) {
         if (gpInProgress && !cpu.irqsDisabled() && waitingFor.test(cpu.id)) {
             waitingFor.clear(cpu.id);
             maybeEnd();

@@ -2,7 +2,7 @@ package dev.pvtlb.internal.sched;
 
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.explore.ChoicePoint;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 
 /**
  * Speculative page walks by idle CPUs in lazy TLB mode. Such a CPU keeps the old mm's CR3, so its
@@ -23,15 +23,15 @@ public final class Speculation {
     }
 
     /** enter_lazy_tlb() on an idle CPU: speculation may start. */
-    public void wentLazy(Cpu cpu) {
+    public void wentLazy(KernelCpu cpu) {
         schedule(cpu);
     }
 
-    private void schedule(Cpu cpu) {
+    private void schedule(KernelCpu cpu) {
         guest.engine().at(guest.engine().now() + TICK_NS, e -> tick(cpu));
     }
 
-    private void tick(Cpu cpu) {
+    private void tick(KernelCpu cpu) {
         if (!cpu.tlbState.isLazy || cpu.loadedMm().isInitMm() || guest.liveTasks() == 0) {
             return;
         }

@@ -3,7 +3,7 @@ package dev.pvtlb.internal.sched;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TlbFlushReason;
 import dev.pvtlb.internal.tlb.TlbState;
@@ -16,7 +16,7 @@ public final class SwitchMm {
      * switch_mm_irqs_off(prev = loaded_mm, next): returns the cost in ns (CR3 write, flush,
      * mm_cpumask atomics).
      */
-    public static long switchMmIrqsOff(Cpu cpu, Mm next) {
+    public static long switchMmIrqsOff(KernelCpu cpu, Mm next) {
         Kernel g = cpu.kernel();
         Costs c = g.costs();
         TlbState ts = cpu.tlbState;
@@ -94,7 +94,7 @@ public final class SwitchMm {
     }
 
     /** enter_lazy_tlb(): keep the old mm loaded, only mark the CPU lazy. */
-    public static void enterLazyTlb(Cpu cpu) {
+    public static void enterLazyTlb(KernelCpu cpu) {
         if (cpu.tlbState.loadedMm.isInitMm()) {
             return;
         }

@@ -2,7 +2,7 @@ package dev.pvtlb.internal.sched;
 
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.sim.Event;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import java.util.SplittableRandom;
 
 /**
@@ -13,7 +13,7 @@ public final class Task {
     public final int id;
     public final String name;
     private final Mm mm;
-    private final Cpu cpu;
+    private final KernelCpu cpu;
     private final Program program;
     private final SplittableRandom random;
     final UserMode userMode = new UserMode(this);
@@ -22,7 +22,7 @@ public final class Task {
     Op op;
     long sliceStart;
 
-    public Task(int id, String name, Mm mm, Cpu cpu, Program program, SplittableRandom random) {
+    public Task(int id, String name, Mm mm, KernelCpu cpu, Program program, SplittableRandom random) {
         this.id = id;
         this.name = name;
         this.mm = mm;
@@ -36,7 +36,7 @@ public final class Task {
         return mm;
     }
 
-    public Cpu cpu() {
+    public KernelCpu cpu() {
         return cpu;
     }
 

@@ -1,7 +1,8 @@
 package dev.pvtlb.internal.sched;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.TimeCategory;
 
@@ -10,7 +11,7 @@ import dev.pvtlb.stats.TimeCategory;
  * operations it is preemptible: when its slice is used up and another task waits, it goes
  * back to the run queue. Returning to user mode is an RCU quiescent state.
  */
-final class UserMode extends KernelPath {
+final class UserMode extends InternalPath {
     private final Task task;
 
     UserMode(Task task) {
@@ -18,7 +19,7 @@ final class UserMode extends KernelPath {
     }
 
     @Override
-    public long step(Cpu cpu) {
+    public long step(KernelCpu cpu) {
         Kernel g = cpu.kernel();
         g.rcu().quiescentState(cpu);
         if (task.op == null) {
@@ -42,7 +43,7 @@ final class UserMode extends KernelPath {
     }
 
     /** schedule() away from this task; the idle loop picks the next one. */
-    private long leave(Cpu cpu) {
+    private long leave(KernelCpu cpu) {
         cpu.current(null);
         cpu.ret();
         return 0;

@@ -3,7 +3,7 @@ package dev.pvtlb.internal.workload;
 import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.internal.sched.Task;
 import dev.pvtlb.explore.ChoicePoint;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 
 /**
  * User-mode computation for a duration chosen at a choice point (DELAY) among {@code points}
@@ -23,7 +23,7 @@ public final class Delay implements Op {
     }
 
     @Override
-    public long run(Cpu cpu, Task task) {
+    public long run(KernelCpu cpu, Task task) {
         if (spin == null) {
             long ns = cpu.kernel().engine().chooseInRange(ChoicePoint.DELAY, min, max, points);
             if (ns <= 0) {

@@ -2,7 +2,7 @@ package dev.pvtlb.internal.workload;
 
 import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.internal.sched.Task;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 
 /**
  * A scenario's own synchronisation between tasks: {@link #raise()} as an operation sets it,
@@ -19,7 +19,7 @@ public final class Flag {
 
     /** An operation that sets the flag. */
     public Op raise() {
-        return (Cpu cpu, Task task) -> {
+        return (KernelCpu cpu, Task task) -> {
             set = true;
             task.opDone();
             return 1;
@@ -28,7 +28,7 @@ public final class Flag {
 
     /** An operation that spins until the flag is set. */
     public Op await() {
-        return (Cpu cpu, Task task) -> {
+        return (KernelCpu cpu, Task task) -> {
             if (set) {
                 task.opDone();
                 return 1;

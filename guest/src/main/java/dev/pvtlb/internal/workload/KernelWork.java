@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.workload;
 
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 import java.util.function.ToLongFunction;
 
@@ -8,7 +9,7 @@ import java.util.function.ToLongFunction;
  * Kernel work that touches no state another CPU can see (sendmsg/recvmsg copying a message,
  * fork's copy of the task struct): one step whose cost the caller takes from the profile.
  */
-public final class KernelWork extends KernelPath {
+public final class KernelWork extends InternalPath {
     private final String name;
     private final ToLongFunction<dev.pvtlb.internal.profile.Costs> cost;
 
@@ -18,7 +19,7 @@ public final class KernelWork extends KernelPath {
     }
 
     @Override
-    public long step(Cpu cpu) {
+    public long step(KernelCpu cpu) {
         cpu.ret();
         return cost.applyAsLong(cpu.kernel().costs());
     }

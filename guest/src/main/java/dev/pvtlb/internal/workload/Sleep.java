@@ -2,7 +2,7 @@ package dev.pvtlb.internal.workload;
 
 import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.internal.sched.Task;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 
 /** Blocks the task for a while (a timer wakes it on its own CPU); its CPU goes idle meanwhile. */
 public final class Sleep implements Op {
@@ -13,7 +13,7 @@ public final class Sleep implements Op {
     }
 
     @Override
-    public long run(Cpu cpu, Task task) {
+    public long run(KernelCpu cpu, Task task) {
         task.opDone();
         task.sleep(ns);
         return 0;

@@ -2,7 +2,7 @@ package dev.pvtlb.internal.workload;
 
 import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.internal.sched.Task;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 
 /**
  * User-mode computation that touches no memory the model tracks, in steps of at most
@@ -25,7 +25,7 @@ public final class Spin implements Op {
     }
 
     @Override
-    public long run(Cpu cpu, Task task) {
+    public long run(KernelCpu cpu, Task task) {
         long d = Math.min(stepNs, remaining);
         remaining -= d;
         if (remaining <= 0) {

@@ -9,7 +9,8 @@ import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.internal.sched.Program;
 import dev.pvtlb.internal.sched.Task;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.smp.Topology;
 import java.util.LinkedHashMap;
@@ -119,7 +120,7 @@ public final class SysbenchMmapRndwr implements Workload {
      * (flush_tlb_page -> flush_tlb_mm_range). The next write to the page takes a
      * write-protect fault (do_wp_page) that makes it writable and dirty again.
      */
-    static final class Fdatasync extends KernelPath {
+    static final class Fdatasync extends InternalPath {
         private final Mm mm;
         private final long end;
         private long va;
@@ -132,7 +133,7 @@ public final class SysbenchMmapRndwr implements Workload {
         }
 
         @Override
-        public long step(Cpu cpu) {
+        public long step(KernelCpu cpu) {
             Kernel g = cpu.kernel();
             long cost = 0;
             if (pc == 0) {

@@ -2,7 +2,8 @@ package dev.pvtlb.internal.workload;
 
 import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.internal.sched.Task;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 import java.util.function.Function;
 
@@ -17,7 +18,7 @@ public final class Syscall implements Op {
     }
 
     @Override
-    public long run(Cpu cpu, Task task) {
+    public long run(KernelCpu cpu, Task task) {
         KernelPath p = path.apply(task);
         task.opDone();
         cpu.call(recorder == null ? p : new Timed(p, recorder));
@@ -25,7 +26,7 @@ public final class Syscall implements Op {
     }
 
     /** Measures a kernel path from its first step to its return, in virtual time. */
-    private static final class Timed extends KernelPath {
+    private static final class Timed extends InternalPath {
         private final KernelPath inner;
         private final LatencyRecorder recorder;
         private long start;
@@ -36,7 +37,7 @@ public final class Syscall implements Op {
         }
 
         @Override
-        public long step(Cpu cpu) {
+        public long step(KernelCpu cpu) {
             long now = cpu.kernel().engine().now();
             if (pc == 0) {
                 start = now;

@@ -4,7 +4,7 @@ import dev.pvtlb.NoProgressException;
 import dev.pvtlb.internal.mm.PageFault;
 import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.internal.sched.Task;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import java.util.SplittableRandom;
 
 /**
@@ -46,7 +46,7 @@ public final class Touch implements Op {
     }
 
     @Override
-    public long run(Cpu cpu, Task task) {
+    public long run(KernelCpu cpu, Task task) {
         long now = cpu.kernel().engine().now();
         long horizon = cpu.kernel().engine().horizon();
         long limitPs = horizon == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1, horizon - now) * 1000;

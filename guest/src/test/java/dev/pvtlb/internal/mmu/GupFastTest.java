@@ -8,7 +8,7 @@ import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mm.Mm;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,7 +22,7 @@ class GupFastTest {
             Mm mm = g.newMm();
             int data = g.allocator().alloc(FrameState.DATA);
             g.pageTables().set(mm.pgd(), VA, Pte.make(data, Pte.PRESENT | Pte.USER));
-            Cpu cpu = g.cpu(1);
+            KernelCpu cpu = g.cpu(1);
             long[] found = {-1};
             cpu.call(new GupFast(mm, VA, pte -> found[0] = pte));
             g.runSteps(3); // cpu0 idles; cpu1 enters gup_fast and reads the pgd entry
@@ -42,7 +42,7 @@ class GupFastTest {
             int pmdTable = g.pageTables().tableAt(mm.pgd(), VA, Level.PMD);
             List<String> reports = new ArrayList<>();
             long[] found = {-1};
-            Cpu cpu = g.cpu(0);
+            KernelCpu cpu = g.cpu(0);
             cpu.call(new GupFast(mm, VA, pte -> found[0] = pte).observer((w, c, pfn, level, now, exp, gen) ->
                     reports.add(w + " cpu" + c + " frame " + (pfn == pteTable) + " " + level + " now " + now)));
             g.runSteps(4); // entry, then the pgd, pud and pmd entries: the next read is of the PTE table
@@ -60,7 +60,7 @@ class GupFastTest {
     @Test
     void aSpeculativeWalkFillsTheTlbOfTheLoadedMm() {
         try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
-            Cpu cpu = g.cpu(0);
+            KernelCpu cpu = g.cpu(0);
             Mm init = g.initMm();
             int data = g.allocator().alloc(FrameState.DATA);
             g.pageTables().set(init.pgd(), VA, Pte.make(data, Pte.PRESENT | Pte.USER));

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.GuestConfig;
 import dev.pvtlb.internal.mm.Mm;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.stats.Counter;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +15,7 @@ class SwitchMmTest {
     @Test
     void chooseNewAsidReusesAMatchingSlotAndRecyclesRoundRobin() {
         try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
-            Cpu cpu = g.cpu(0);
+            KernelCpu cpu = g.cpu(0);
             Mm[] mms = new Mm[7];
             for (int i = 0; i < mms.length; i++) {
                 mms[i] = g.newMm();
@@ -45,7 +45,7 @@ class SwitchMmTest {
     @Test
     void lazyModeKeepsTheMmAndCatchesUpOnReturn() {
         try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
-            Cpu cpu = g.cpu(1);
+            KernelCpu cpu = g.cpu(1);
             Mm mm = g.newMm();
             SwitchMm.switchMmIrqsOff(cpu, mm);
             SwitchMm.enterLazyTlb(cpu);

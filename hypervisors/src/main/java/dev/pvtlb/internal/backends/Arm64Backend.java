@@ -11,6 +11,7 @@ import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
@@ -45,7 +46,8 @@ public final class Arm64Backend extends GuestTableFree {
 
     /** The broadcast path: every CPU of the domain invalidates; the initiator waits in DSB ISH. */
     @PvOp("flush_tlb_broadcast")
-    public boolean flushTlbBroadcast(Cpu cpu, FlushTlbInfo info) {
+    public boolean flushTlbBroadcast(Cpu view, FlushTlbInfo info) {
+        KernelCpu cpu = (KernelCpu) view;
         if (!broadcast) {
             return false;
         }
@@ -54,7 +56,7 @@ public final class Arm64Backend extends GuestTableFree {
             Costs costs = g.costs();
             boolean asid = info.isFullFlush() || info.pages() > costs.tlbiMaxOps;
             long ops = asid ? 1 : info.pages();
-            for (Cpu t : g.cpus()) {
+            for (KernelCpu t : g.cpus()) {
                 Invalidate.mmRange(t, info, asid);
                 if (t != c) {
                     t.injectHostWork(ops * costs.tlbiBystanderNs, TimeCategory.REMOTE_INVALIDATION, "tlbi_is");
@@ -69,7 +71,8 @@ public final class Arm64Backend extends GuestTableFree {
 
     /** arm64.flush=local: cross-call the CPUs of mm_cpumask, each running a local TLBI. */
     @PvOp("flush_tlb_multi")
-    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+    public void flushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info) {
+        KernelCpu cpu = (KernelCpu) view;
         NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
     }
 

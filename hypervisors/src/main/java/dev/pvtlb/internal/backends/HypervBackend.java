@@ -12,6 +12,7 @@ import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
@@ -44,7 +45,8 @@ public final class HypervBackend extends GuestTableFree {
     }
 
     @PvOp("flush_tlb_multi")
-    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+    public void flushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info) {
+        KernelCpu cpu = (KernelCpu) view;
         cpu.call(new OneStep("hyperv_flush_tlb_multi", c -> {
             Kernel g = c.kernel();
             CpuMask targets = new CpuMask(mask.nrCpus());

@@ -10,6 +10,7 @@ import dev.pvtlb.pvops.NativeBackend;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
@@ -38,7 +39,8 @@ public final class InvlpgbBackend extends GuestTableFree {
     }
 
     @PvOp("flush_tlb_broadcast")
-    public boolean flushTlbBroadcast(Cpu cpu, FlushTlbInfo info) {
+    public boolean flushTlbBroadcast(Cpu view, FlushTlbInfo info) {
+        KernelCpu cpu = (KernelCpu) view;
         MmHandle mm = info.mm;
         if (!globalAsid.contains(mm)) {
             if (activeCpus(cpu.kernel(), mm) < GLOBAL_ASID_MIN_CPUS) {
@@ -50,7 +52,7 @@ public final class InvlpgbBackend extends GuestTableFree {
             Kernel g = c.kernel();
             Costs costs = g.costs();
             long n = info.isFullFlush() ? 1 : (info.pages() + costs.invlpgbCountMax - 1) / costs.invlpgbCountMax;
-            for (Cpu t : g.cpus()) {
+            for (KernelCpu t : g.cpus()) {
                 Invalidate.mmRange(t, info, false);
             }
             g.vmstat().add(Counter.BROADCAST_FLUSHES, n);
@@ -73,7 +75,8 @@ public final class InvlpgbBackend extends GuestTableFree {
     }
 
     @PvOp("flush_tlb_multi")
-    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+    public void flushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info) {
+        KernelCpu cpu = (KernelCpu) view;
         NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
     }
 

@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.backends;
 
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 
 /**
@@ -8,9 +9,9 @@ import dev.pvtlb.smp.KernelPath;
  * instruction sequence): its effects happen at the step, its cost is the step's length.
  * The body may push further paths (a fallback to native IPIs); they run after it.
  */
-final class OneStep extends KernelPath {
+final class OneStep extends InternalPath {
     interface Body {
-        long run(Cpu cpu);
+        long run(KernelCpu cpu);
     }
 
     private final String name;
@@ -22,7 +23,7 @@ final class OneStep extends KernelPath {
     }
 
     @Override
-    public long step(Cpu cpu) {
+    public long step(KernelCpu cpu) {
         cpu.ret();
         return body.run(cpu);
     }

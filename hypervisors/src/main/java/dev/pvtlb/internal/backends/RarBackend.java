@@ -9,6 +9,7 @@ import dev.pvtlb.pvops.NativeBackend;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuCondition;
 import dev.pvtlb.smp.CpuMask;
@@ -30,7 +31,8 @@ public final class RarBackend extends GuestTableFree {
     }
 
     @PvOp("flush_tlb_multi")
-    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+    public void flushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info) {
+        KernelCpu cpu = (KernelCpu) view;
         cpu.kernel().vmstat().inc(Counter.NR_TLB_REMOTE_FLUSH);
         CpuCondition cond = NativeBackend.lazyFilter(knobs, info);
         cpu.call(new OneStep("smp_call_rar_many", c -> {
@@ -39,7 +41,7 @@ public final class RarBackend extends GuestTableFree {
             int n = 0;
             long ops = info.isFullFlush() ? 1 : info.pages();
             for (int t = mask.next(0); t >= 0; t = mask.next(t + 1)) {
-                Cpu target = g.cpu(t);
+                KernelCpu target = g.cpu(t);
                 if (t == c.id || (cond != null && !cond.test(target))) {
                     continue;
                 }

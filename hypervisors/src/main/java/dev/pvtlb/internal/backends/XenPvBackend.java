@@ -10,6 +10,7 @@ import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
@@ -30,7 +31,8 @@ public final class XenPvBackend extends GuestTableFree {
     }
 
     @PvOp("flush_tlb_multi")
-    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+    public void flushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info) {
+        KernelCpu cpu = (KernelCpu) view;
         cpu.call(new OneStep("xen_flush_tlb_multi", c -> {
             if (mask.isEmpty()) {
                 return 0;

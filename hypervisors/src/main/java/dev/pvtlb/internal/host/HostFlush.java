@@ -4,7 +4,7 @@ import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.explore.ChoicePoint;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TimeCategory;
@@ -47,13 +47,13 @@ public final class HostFlush implements VcpuEntryHook {
      * cost to the caller beyond the hypercall itself; sets {@code info.localFlushed} when the
      * caller was among the targets.
      */
-    public long flush(Cpu cpu, CpuMask targets, FlushTlbInfo info, Scope scope) {
+    public long flush(KernelCpu cpu, CpuMask targets, FlushTlbInfo info, Scope scope) {
         Costs c = guest.costs();
         long flushCost = scope == Scope.PAGES ? info.pages() * c.invlpgNs : c.fullFlushNs;
         long cost = 0;
         int remote = 0;
         for (int t = targets.next(0); t >= 0; t = targets.next(t + 1)) {
-            Cpu target = guest.cpu(t);
+            KernelCpu target = guest.cpu(t);
             if (t == cpu.id) {
                 apply(target, info, scope);
                 cost += flushCost;
@@ -78,7 +78,7 @@ public final class HostFlush implements VcpuEntryHook {
         return cost;
     }
 
-    private static void apply(Cpu target, FlushTlbInfo info, Scope scope) {
+    private static void apply(KernelCpu target, FlushTlbInfo info, Scope scope) {
         switch (scope) {
             case ALL -> target.flushAllAsids();
             case MM -> {

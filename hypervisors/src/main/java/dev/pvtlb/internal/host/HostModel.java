@@ -4,6 +4,7 @@ import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.ModelException;
 import dev.pvtlb.explore.ChoicePoint;
 import dev.pvtlb.internal.sim.Engine;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.VcpuHost;
 import dev.pvtlb.stats.Counter;
@@ -39,7 +40,7 @@ public final class HostModel implements VcpuHost {
         this.hook = hook;
         this.sliceNs = guest.costs().hostSliceNs;
         this.entryNs = guest.costs().vmexitNs;
-        Cpu[] cpus = guest.cpus();
+        KernelCpu[] cpus = guest.cpus();
         int n = cpus.length;
         int p = guest.config().pcpus() == 0 ? n : guest.config().pcpus();
         int vms = guest.config().vms();
@@ -148,7 +149,8 @@ public final class HostModel implements VcpuHost {
     }
 
     @Override
-    public void halted(Cpu vcpu) {
+    public void halted(Cpu view) {
+        KernelCpu vcpu = (KernelCpu) view;
         HostVcpu v = guestVcpus[vcpu.id];
         if (v.state != VcpuState.RUNNING) {
             return;
@@ -167,7 +169,8 @@ public final class HostModel implements VcpuHost {
     }
 
     @Override
-    public void kicked(Cpu vcpu) {
+    public void kicked(Cpu view) {
+        KernelCpu vcpu = (KernelCpu) view;
         HostVcpu v = guestVcpus[vcpu.id];
         if (v.state != VcpuState.HALTED) {
             return;

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.host;
 
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 
 /**
  * One vCPU as the host schedules it: a vCPU of the modelled guest, or of another VM on the
@@ -9,7 +9,7 @@ import dev.pvtlb.smp.Cpu;
  */
 public final class HostVcpu {
     /** The guest CPU, or null for a vCPU of another VM. */
-    public final Cpu cpu;
+    public final KernelCpu cpu;
     public final int vm;
     public final int index;
     final Pcpu pcpu;
@@ -17,7 +17,7 @@ public final class HostVcpu {
     /** The vCPU is being entered (VM entry in progress); it runs guest code after the entry ends. */
     boolean entering;
 
-    HostVcpu(Cpu cpu, int vm, int index, Pcpu pcpu) {
+    HostVcpu(KernelCpu cpu, int vm, int index, Pcpu pcpu) {
         this.cpu = cpu;
         this.vm = vm;
         this.index = index;

@@ -3,6 +3,7 @@ package dev.pvtlb.internal.host;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.explore.ChoicePoint;
 import dev.pvtlb.internal.sim.Engine;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.IpiDelivery;
 import dev.pvtlb.stats.Counter;
@@ -20,7 +21,8 @@ public final class HypercallIpi implements IpiDelivery {
     }
 
     @Override
-    public long send(Cpu from, Cpu[] targets, int count) {
+    public long send(Cpu sender, Cpu[] targets, int count) {
+        KernelCpu from = (KernelCpu) sender;
         Engine e = from.kernel().engine();
         Costs c = from.kernel().costs();
         int calls = perTarget ? count : 1;
@@ -29,7 +31,7 @@ public final class HypercallIpi implements IpiDelivery {
         for (int i = 0; i < count; i++) {
             long latency = e.chooseInRange(ChoicePoint.IPI_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
             long sentAt = perTarget ? (i + 1) * c.hypercallNs : cost;
-            targets[i].scheduleIpiArrival(e.now() + sentAt + latency);
+            ((KernelCpu) targets[i]).scheduleIpiArrival(e.now() + sentAt + latency);
             from.kernel().vmstat().inc(Counter.IPIS_SENT);
         }
         return cost;

@@ -12,7 +12,7 @@ import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
 import dev.pvtlb.scenario.Scripted;
 import dev.pvtlb.internal.sched.Op;
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Topology;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TimeCategory;
@@ -85,12 +85,12 @@ class BackendScenarioTest {
         long[] staleAtReturn = {-1};
         s.guest.checker(new FlushChecker() {
             @Override
-            public void flushReturned(Cpu initiator, FlushTlbInfo info) {
+            public void flushReturned(dev.pvtlb.smp.Cpu initiator, FlushTlbInfo info) {
                 if (info.mm != s.mm || returnedAt[0] >= 0) {
                     return;
                 }
                 returnedAt[0] = s.guest.engine().now();
-                Cpu c1 = s.guest.cpu(1);
+                KernelCpu c1 = s.guest.cpu(1);
                 int pcid = c1.pcid(c1.asidSlotOf(s.mm));
                 long[] n = {0};
                 c1.tlb().forEach((p, vpn, pte, at) -> {

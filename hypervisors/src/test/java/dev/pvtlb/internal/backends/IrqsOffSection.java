@@ -1,13 +1,14 @@
 package dev.pvtlb.internal.backends;
 
-import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 
 /**
  * A kernel section run with IRQs disabled for {@code lengthNs} (as gup_fast or any
  * local_irq_save() region): it spins in 500 ns steps and records when IRQs came back on.
  */
-final class IrqsOffSection extends KernelPath {
+final class IrqsOffSection extends InternalPath {
     private final long lengthNs;
     private long start;
     long enabledAt = -1;
@@ -17,7 +18,7 @@ final class IrqsOffSection extends KernelPath {
     }
 
     @Override
-    public long step(Cpu cpu) {
+    public long step(KernelCpu cpu) {
         long now = cpu.kernel().engine().now();
         if (pc == 0) {
             cpu.irqDisable();

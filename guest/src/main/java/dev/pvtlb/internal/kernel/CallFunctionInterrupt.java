@@ -1,4 +1,4 @@
-package dev.pvtlb.smp;
+package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.stats.TimeCategory;
 
@@ -8,11 +8,11 @@ import dev.pvtlb.stats.TimeCategory;
  * each csd's function and release its lock so the initiator's csd_lock_wait ends.
  * One instance per CPU: the handler never nests, since it runs with IRQs off.
  */
-final class CallFunctionInterrupt extends KernelPath {
+final class CallFunctionInterrupt extends InternalPath {
     private final java.util.ArrayDeque<Csd> batch = new java.util.ArrayDeque<>();
 
     @Override
-    public long step(Cpu cpu) {
+    public long step(KernelCpu cpu) {
         long half = cpu.kernel().costs().irqEntryExitNs / 2;
         if (pc == 0) {
             cpu.irqDisable();
@@ -24,7 +24,7 @@ final class CallFunctionInterrupt extends KernelPath {
         Csd csd = batch.poll();
         if (csd != null) {
             long cost = cpu.kernel().costs().csdRunNs + csd.func.run(cpu);
-            csd.owner.complete();
+            csd.done.run();
             return cost;
         }
         cpu.irqEnable();

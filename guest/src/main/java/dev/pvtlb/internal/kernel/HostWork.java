@@ -1,4 +1,4 @@
-package dev.pvtlb.smp;
+package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.stats.TimeCategory;
 
@@ -7,7 +7,7 @@ import dev.pvtlb.stats.TimeCategory;
  * flushing it on another vCPU's behalf (a host IPI and VM exit), or the hardware processing
  * another CPU's broadcast invalidation. It runs regardless of the guest's IRQ state.
  */
-final class HostWork extends KernelPath {
+final class HostWork extends InternalPath {
     private final long ns;
     private final TimeCategory category;
     private final String name;
@@ -19,7 +19,7 @@ final class HostWork extends KernelPath {
     }
 
     @Override
-    public long step(Cpu cpu) {
+    public long step(KernelCpu cpu) {
         cpu.ret();
         return ns;
     }
