@@ -8,5 +8,6 @@ module dev.pvtlb.client {
 
     exports dev.pvtlb.client;
 
-    provides dev.pvtlb.pvops.PvBackend with dev.pvtlb.client.CountingBackend.Provider;
+    provides dev.pvtlb.pvops.PvBackend with dev.pvtlb.client.CountingBackend.Provider,
+            dev.pvtlb.client.sealed.SealedBackend.Provider;
 }

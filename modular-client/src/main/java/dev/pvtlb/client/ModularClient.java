@@ -3,6 +3,7 @@ package dev.pvtlb.client;
 import dev.pvtlb.Guest;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.pvops.PvBackends;
+import dev.pvtlb.pvops.PvOpsBootException;
 import dev.pvtlb.report.RunReportJson;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
@@ -48,6 +49,12 @@ public final class ModularClient {
         System.out.println(line("native", false));
         System.out.println(line("kvm", true));
         System.out.println(line("module-counting", false));
+        try {
+            line("module-sealed", false);
+            System.out.println("module-sealed: booted, but its package is neither exported nor open");
+        } catch (PvOpsBootException e) {
+            System.out.println("module-sealed: " + e.getMessage());
+        }
         long pid = ProcessHandle.current().pid();
         System.out.println("ffm getpid: " + (NativeOs.select("ffm").getpid() == pid));
         System.out.println("jna getpid: " + (NativeOs.select("jna").getpid() == pid));
