@@ -1,7 +1,7 @@
 package samples;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.GuestConfig;
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.pvops.BackendProvider;

@@ -25,6 +25,8 @@ module dev.pvtlb.guest {
     exports dev.pvtlb.smp;
     exports dev.pvtlb.knob;
     exports dev.pvtlb.profile;
+    exports dev.pvtlb.model;
+    exports dev.pvtlb.config;
 
     exports dev.pvtlb.internal.kernel to dev.pvtlb.hypervisors;
     exports dev.pvtlb.internal.mm to dev.pvtlb.hypervisors;

@@ -1,5 +1,7 @@
 package dev.pvtlb;
 
+import dev.pvtlb.config.GuestConfig;
+import dev.pvtlb.config.GuestKnobs;
 import dev.pvtlb.hazard.HazardLog;
 import dev.pvtlb.hazard.StepLog;
 import dev.pvtlb.internal.kernel.FacadeAccess;

@@ -1,5 +1,6 @@
 package dev.pvtlb;
 
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.kernel.Kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

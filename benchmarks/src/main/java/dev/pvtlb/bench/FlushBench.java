@@ -1,7 +1,7 @@
 package dev.pvtlb.bench;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.GuestConfig;
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.flush.FlushChecker;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.flush.FlushTlbMmRange;

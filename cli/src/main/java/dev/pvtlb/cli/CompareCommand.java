@@ -1,6 +1,6 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.RunReport;

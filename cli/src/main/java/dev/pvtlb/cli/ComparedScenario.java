@@ -1,6 +1,6 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.nativebridge.hostbench.HostBench;
 import dev.pvtlb.internal.workload.Workloads;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 
 /** The {@code --cpus} option of the host commands: CPUs in the order given, the first one the initiator's. */
 final class HostCpus {

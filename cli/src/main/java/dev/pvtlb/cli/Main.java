@@ -1,7 +1,7 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.ModelException;
-import dev.pvtlb.NoProgressException;
+import dev.pvtlb.model.ModelException;
+import dev.pvtlb.model.NoProgressException;
 import dev.pvtlb.report.OneLine;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;

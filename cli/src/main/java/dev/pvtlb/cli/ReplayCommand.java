@@ -1,10 +1,10 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.explore.ScheduleRun;
 import dev.pvtlb.explore.TraceFile;
-import dev.pvtlb.run.InputFile;
+import dev.pvtlb.model.InputFile;
 import dev.pvtlb.run.Scenario;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,6 +1,6 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.run.Scenario;
 import dev.pvtlb.run.ScenarioFile;
 import java.nio.file.Path;
@@ -30,8 +30,8 @@ final class ScenarioArgs {
 
     /** Checks what boot would check (topology, profile, host, knob values) without booting. */
     static void check(Scenario s) {
-        dev.pvtlb.GuestConfig cfg = s.guestConfig(0);
-        java.util.List<dev.pvtlb.knob.KnobSpec> specs = new java.util.ArrayList<>(dev.pvtlb.GuestKnobs.SPECS);
+        dev.pvtlb.config.GuestConfig cfg = s.guestConfig(0);
+        java.util.List<dev.pvtlb.knob.KnobSpec> specs = new java.util.ArrayList<>(dev.pvtlb.config.GuestKnobs.SPECS);
         specs.addAll(cfg.backend().knobs());
         for (String k : cfg.knobs().keySet()) {
             if (specs.stream().noneMatch(sp -> sp.name().equals(k))) {

@@ -1,6 +1,6 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.study.ClusterExecutor;
 import dev.pvtlb.study.SparkJob;
 import dev.pvtlb.study.Study;

@@ -1,6 +1,6 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import java.util.ArrayList;
 import java.util.List;
 

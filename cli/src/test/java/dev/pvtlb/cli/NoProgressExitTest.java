@@ -3,7 +3,7 @@ package dev.pvtlb.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pvtlb.NoProgressException;
+import dev.pvtlb.model.NoProgressException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;

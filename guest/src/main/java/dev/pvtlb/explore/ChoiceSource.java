@@ -1,6 +1,6 @@
 package dev.pvtlb.explore;
 
-import dev.pvtlb.explore.ChoicePoint;
+import dev.pvtlb.model.ChoicePoint;
 
 /** What a strategy answers at the {@code index}-th choice point of one schedule. */
 @FunctionalInterface

@@ -59,7 +59,7 @@ public final class Explorer {
             case "random" -> new RandomStrategy(seed);
             case "pct" -> new PctStrategy(seed, depth);
             case "exhaustive" -> new ExhaustiveStrategy(bound);
-            default -> throw new dev.pvtlb.ModelException("unknown strategy '" + name + "' (random, pct, exhaustive)");
+            default -> throw new dev.pvtlb.model.ModelException("unknown strategy '" + name + "' (random, pct, exhaustive)");
         };
     }
 }

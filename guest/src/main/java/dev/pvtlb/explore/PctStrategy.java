@@ -1,6 +1,6 @@
 package dev.pvtlb.explore;
 
-import dev.pvtlb.explore.ChoicePoint;
+import dev.pvtlb.model.ChoicePoint;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 

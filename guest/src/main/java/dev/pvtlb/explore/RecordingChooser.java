@@ -1,6 +1,6 @@
 package dev.pvtlb.explore;
 
-import dev.pvtlb.explore.ChoicePoint;
+import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.sim.Chooser;
 import java.util.ArrayList;
 import java.util.List;

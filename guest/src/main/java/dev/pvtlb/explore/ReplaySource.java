@@ -1,7 +1,7 @@
 package dev.pvtlb.explore;
 
-import dev.pvtlb.ModelException;
-import dev.pvtlb.explore.ChoicePoint;
+import dev.pvtlb.model.ModelException;
+import dev.pvtlb.model.ChoicePoint;
 import java.util.List;
 
 /**

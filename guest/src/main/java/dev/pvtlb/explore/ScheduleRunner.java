@@ -1,7 +1,7 @@
 package dev.pvtlb.explore;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.GuestConfig;
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.hazard.Hazard;
 import dev.pvtlb.hazard.StepLog;
 import dev.pvtlb.run.Scenario;

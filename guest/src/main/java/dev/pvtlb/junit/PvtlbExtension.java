@@ -1,7 +1,7 @@
 package dev.pvtlb.junit;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.GuestConfig;
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.profile.Profile;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;

@@ -1,6 +1,6 @@
 package dev.pvtlb.knob;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;

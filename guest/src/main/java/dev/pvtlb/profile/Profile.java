@@ -1,6 +1,6 @@
 package dev.pvtlb.profile;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -91,7 +91,7 @@ public final class Profile {
     /** Longest chain of 'extends' followed (a profile that extends itself would otherwise never end). */
     static final int MAX_EXTENDS = 8;
 
-    /** A built-in profile by name, or a profile file by path (read by the bounded {@link dev.pvtlb.run.InputFile}). */
+    /** A built-in profile by name, or a profile file by path (read by the bounded {@link dev.pvtlb.model.InputFile}). */
     public static Profile load(String nameOrPath) {
         return load(nameOrPath, 0);
     }
@@ -115,7 +115,7 @@ public final class Profile {
             throw new ModelException("unknown profile '" + nameOrPath + "': not a built-in (" + DEFAULT
                     + ", ...) nor a readable file");
         }
-        return parse(dev.pvtlb.run.InputFile.read(p, "profile file", MAX_BYTES), nameOrPath, depth);
+        return parse(dev.pvtlb.model.InputFile.read(p, "profile file", MAX_BYTES), nameOrPath, depth);
     }
 
     /** Parses the flat {@code key: value} format; {@code source} names the file in errors. */

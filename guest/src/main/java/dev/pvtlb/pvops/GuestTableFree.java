@@ -1,6 +1,6 @@
 package dev.pvtlb.pvops;
 
-import dev.pvtlb.GuestKnobs;
+import dev.pvtlb.config.GuestKnobs;
 import dev.pvtlb.smp.Cpu;
 
 /**

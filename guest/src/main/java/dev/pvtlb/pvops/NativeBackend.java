@@ -1,7 +1,7 @@
 package dev.pvtlb.pvops;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.GuestKnobs;
+import dev.pvtlb.config.GuestKnobs;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.flush.TlbFlush;
 import dev.pvtlb.internal.kernel.KernelCpu;

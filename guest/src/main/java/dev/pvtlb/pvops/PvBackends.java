@@ -1,6 +1,6 @@
 package dev.pvtlb.pvops;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.knob.KnobSpec;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,6 +1,6 @@
 package dev.pvtlb.pvops;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 
 /** A backend that cannot be patched into pv_ops: a missing op, a wrong signature, an op implemented twice. */
 public final class PvOpsBootException extends ModelException {

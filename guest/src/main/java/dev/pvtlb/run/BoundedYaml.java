@@ -1,6 +1,6 @@
 package dev.pvtlb.run;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import java.util.ArrayDeque;
 import java.util.Optional;
 import org.snakeyaml.engine.v2.api.Load;

@@ -2,7 +2,7 @@ package dev.pvtlb.run;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.GuestConfig;
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.hazard.Hazard;
 import dev.pvtlb.internal.workload.Metric;
 import java.util.ArrayList;
@@ -64,7 +64,7 @@ public final class Runner {
                     }
                 }
                 if (g.liveTasks() > 0) {
-                    throw new dev.pvtlb.ModelException("run stopped after " + MAX_STEPS + " steps with "
+                    throw new dev.pvtlb.model.ModelException("run stopped after " + MAX_STEPS + " steps with "
                             + g.liveTasks() + " tasks still running (lower ops)");
                 }
                 for (var e : metrics.get().entrySet()) {

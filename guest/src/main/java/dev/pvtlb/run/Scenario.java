@@ -2,9 +2,9 @@ package dev.pvtlb.run;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.GuestConfig;
-import dev.pvtlb.GuestKnobs;
-import dev.pvtlb.ModelException;
+import dev.pvtlb.config.GuestConfig;
+import dev.pvtlb.config.GuestKnobs;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.profile.Profile;
 import dev.pvtlb.pvops.PvBackends;

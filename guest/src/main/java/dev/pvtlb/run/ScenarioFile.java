@@ -1,6 +1,7 @@
 package dev.pvtlb.run;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.InputFile;
+import dev.pvtlb.model.ModelException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;

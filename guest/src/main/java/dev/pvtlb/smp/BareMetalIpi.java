@@ -2,7 +2,7 @@ package dev.pvtlb.smp;
 
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.explore.ChoicePoint;
+import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.stats.Counter;
 

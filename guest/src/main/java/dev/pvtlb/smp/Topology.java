@@ -1,6 +1,6 @@
 package dev.pvtlb.smp;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 
 /**
  * Sockets x cores x SMT threads, numbered as Linux enumerates Intel machines: thread 0 of every

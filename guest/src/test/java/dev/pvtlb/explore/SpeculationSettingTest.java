@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.hazard.HazardKind;
 import dev.pvtlb.run.Scenario;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package dev.pvtlb.hazard;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pvtlb.GuestConfig;
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.scenario.Scripted;
 import dev.pvtlb.scenario.ShootdownLoad;
 import dev.pvtlb.smp.Topology;

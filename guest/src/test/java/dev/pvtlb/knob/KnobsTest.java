@@ -3,8 +3,8 @@ package dev.pvtlb.knob;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.pvtlb.GuestKnobs;
-import dev.pvtlb.ModelException;
+import dev.pvtlb.config.GuestKnobs;
+import dev.pvtlb.model.ModelException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -3,7 +3,7 @@ package dev.pvtlb.profile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import org.junit.jupiter.api.Test;
 
 class ProfileTest {

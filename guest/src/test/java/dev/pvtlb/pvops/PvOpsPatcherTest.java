@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.GuestConfig;
-import dev.pvtlb.ModelException;
+import dev.pvtlb.config.GuestConfig;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;

@@ -2,7 +2,7 @@ package dev.pvtlb.scenario;
 
 import dev.pvtlb.internal.kernel.Kernel;
 
-import dev.pvtlb.GuestConfig;
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.sched.Op;
 import java.util.ArrayList;
 import java.util.List;

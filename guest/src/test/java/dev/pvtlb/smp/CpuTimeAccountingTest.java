@@ -3,7 +3,7 @@ package dev.pvtlb.smp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.GuestConfig;
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.stats.TimeCategory;
 import org.junit.jupiter.api.Test;
 

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pvtlb.GuestConfig;
-import dev.pvtlb.GuestKnobs;
+import dev.pvtlb.config.GuestConfig;
+import dev.pvtlb.config.GuestKnobs;
 import dev.pvtlb.hazard.Hazard;
 import dev.pvtlb.hazard.HazardKind;
 import dev.pvtlb.pvops.PvBackend;

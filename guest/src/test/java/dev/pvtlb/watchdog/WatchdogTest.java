@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pvtlb.GuestConfig;
-import dev.pvtlb.NoProgressException;
+import dev.pvtlb.config.GuestConfig;
+import dev.pvtlb.model.NoProgressException;
 import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mmu.Level;
 import dev.pvtlb.internal.sim.Engine;

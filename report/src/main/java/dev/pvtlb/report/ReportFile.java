@@ -1,7 +1,7 @@
 package dev.pvtlb.report;
 
-import dev.pvtlb.ModelException;
-import dev.pvtlb.run.InputFile;
+import dev.pvtlb.model.ModelException;
+import dev.pvtlb.model.InputFile;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package dev.pvtlb.spark;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.report.OneLine;
 import dev.pvtlb.study.Study;
 import dev.pvtlb.study.Sweep;

@@ -1,9 +1,9 @@
 package dev.pvtlb.study;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.report.OneLine;
 import dev.pvtlb.run.BoundedYaml;
-import dev.pvtlb.run.InputFile;
+import dev.pvtlb.model.InputFile;
 import dev.pvtlb.run.Scenario;
 import java.io.Serializable;
 import java.nio.file.Path;

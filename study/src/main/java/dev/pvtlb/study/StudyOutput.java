@@ -1,6 +1,6 @@
 package dev.pvtlb.study;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.report.Html;
 import dev.pvtlb.report.Json;
 import dev.pvtlb.report.SvgChart;

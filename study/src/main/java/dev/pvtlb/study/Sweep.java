@@ -1,12 +1,12 @@
 package dev.pvtlb.study;
 
-import dev.pvtlb.ModelException;
-import dev.pvtlb.NoProgressException;
+import dev.pvtlb.model.ModelException;
+import dev.pvtlb.model.NoProgressException;
 import dev.pvtlb.report.Csv;
 import dev.pvtlb.report.OneLine;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
-import dev.pvtlb.run.InputFile;
+import dev.pvtlb.model.InputFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

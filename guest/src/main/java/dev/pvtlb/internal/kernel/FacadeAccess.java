@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.GuestConfig;
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.sim.Chooser;
 
 /**

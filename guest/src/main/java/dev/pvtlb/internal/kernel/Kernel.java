@@ -1,9 +1,9 @@
 package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.GuestConfig;
-import dev.pvtlb.GuestKnobs;
-import dev.pvtlb.ModelException;
+import dev.pvtlb.config.GuestConfig;
+import dev.pvtlb.config.GuestKnobs;
+import dev.pvtlb.model.ModelException;
 
 import dev.pvtlb.flush.FlushChecker;
 import dev.pvtlb.hazard.HazardLog;

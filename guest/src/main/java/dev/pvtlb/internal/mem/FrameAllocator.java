@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.mem;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 
 /**
  * The page allocator. Free frames are handed out last-in first-out, like the per-CPU page

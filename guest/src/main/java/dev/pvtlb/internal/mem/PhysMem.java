@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.mem;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.mm;
 
 import dev.pvtlb.flush.MmHandle;
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.smp.CpuMask;
 import java.util.ArrayList;

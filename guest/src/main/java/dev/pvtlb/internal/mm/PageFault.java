@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.mm;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mmu.Level;
 import dev.pvtlb.internal.mmu.Pte;

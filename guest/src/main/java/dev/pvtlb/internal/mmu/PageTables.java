@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.mmu;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.mem.FrameAllocator;
 import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mem.PhysMem;

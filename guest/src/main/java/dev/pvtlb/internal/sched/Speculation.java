@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.sched;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.explore.ChoicePoint;
+import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.kernel.KernelCpu;
 
 /**

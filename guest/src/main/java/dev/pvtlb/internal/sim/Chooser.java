@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.sim;
 
-import dev.pvtlb.explore.ChoicePoint;
+import dev.pvtlb.model.ChoicePoint;
 
 /** Answers the engine's choice points. The default answers from a seeded generator. */
 public interface Chooser {

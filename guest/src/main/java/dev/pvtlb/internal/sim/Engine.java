@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.sim;
 
-import dev.pvtlb.explore.ChoicePoint;
+import dev.pvtlb.model.ChoicePoint;
 
 /**
  * Single-threaded discrete-event engine in virtual nanoseconds (DESIGN.md rules 1 and 2).
@@ -21,7 +21,7 @@ public final class Engine {
      * so the steps at one instant are a few per event due then, a few thousand even with
      * 4096 vCPUs lined up. A step that costs 0 and comes back forever (a kernel path that never
      * moves on) would spin here without end: past this many steps the run stops with a
-     * {@link dev.pvtlb.NoProgressException} naming the event (a CPU and its kernel path). About
+     * {@link dev.pvtlb.model.NoProgressException} naming the event (a CPU and its kernel path). About
      * a second of the real machine's time; one compare per step otherwise.
      */
     public static final long MAX_STEPS_PER_INSTANT = 1L << 24;
@@ -136,7 +136,7 @@ public final class Engine {
                 now = t;
                 stepsThisInstant = 0;
             } else if (++stepsThisInstant > MAX_STEPS_PER_INSTANT) {
-                throw new dev.pvtlb.NoProgressException(e.describe() + " ran " + MAX_STEPS_PER_INSTANT + " steps at virtual time "
+                throw new dev.pvtlb.model.NoProgressException(e.describe() + " ran " + MAX_STEPS_PER_INSTANT + " steps at virtual time "
                         + now + " ns without the clock advancing: the model makes no progress");
             }
             steps++;

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.sim;
 
-import dev.pvtlb.explore.ChoicePoint;
+import dev.pvtlb.model.ChoicePoint;
 
 import java.util.SplittableRandom;
 

@@ -2,7 +2,7 @@ package dev.pvtlb.internal.workload;
 
 import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.internal.sched.Task;
-import dev.pvtlb.explore.ChoicePoint;
+import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.kernel.KernelCpu;
 
 /**

@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.workload;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.GuestConfig;
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mm.Mprotect;
@@ -61,11 +61,11 @@ public final class MprotectNoise implements Workload {
         int noisePages = params.integer("noise_pages", 1, 1 << 18);
         String noiseV = params.values().get("noise").strip();
         if (!noiseV.equals("true") && !noiseV.equals("false")) {
-            throw new dev.pvtlb.ModelException(name() + ": parameter noise must be true or false, got '" + noiseV + "'");
+            throw new dev.pvtlb.model.ModelException(name() + ": parameter noise must be true or false, got '" + noiseV + "'");
         }
         int cpus = guest.cpus().length;
         if (cpus < 2) {
-            throw new dev.pvtlb.ModelException(name() + " needs at least 2 CPUs (victim and noise), got " + cpus);
+            throw new dev.pvtlb.model.ModelException(name() + " needs at least 2 CPUs (victim and noise), got " + cpus);
         }
         Finish victimsDone = new Finish();
         for (int v = 0; v < victims; v++) {

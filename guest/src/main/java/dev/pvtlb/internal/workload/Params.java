@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.workload;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;

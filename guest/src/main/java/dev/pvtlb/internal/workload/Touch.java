@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.workload;
 
-import dev.pvtlb.NoProgressException;
+import dev.pvtlb.model.NoProgressException;
 import dev.pvtlb.internal.mm.PageFault;
 import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.internal.sched.Task;

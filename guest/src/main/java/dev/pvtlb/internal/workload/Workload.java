@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.workload;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.GuestConfig;
+import dev.pvtlb.config.GuestConfig;
 import java.util.Map;
 import java.util.function.Supplier;
 

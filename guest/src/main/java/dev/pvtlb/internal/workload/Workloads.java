@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.workload;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.workload.catalogue.Arm64StaleCpumask;
 import dev.pvtlb.internal.workload.catalogue.GupFastVsFree;
 import dev.pvtlb.internal.workload.catalogue.KvmPreemptedFlush;

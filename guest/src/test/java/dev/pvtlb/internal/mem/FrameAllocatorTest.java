@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pvtlb.ModelException;
+import dev.pvtlb.model.ModelException;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.GuestConfig;
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.kernel.KernelCpu;

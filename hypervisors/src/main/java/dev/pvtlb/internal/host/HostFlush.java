@@ -3,7 +3,7 @@ package dev.pvtlb.internal.host;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.explore.ChoicePoint;
+import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;

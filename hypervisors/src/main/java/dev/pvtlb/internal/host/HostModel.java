@@ -1,8 +1,8 @@
 package dev.pvtlb.internal.host;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.ModelException;
-import dev.pvtlb.explore.ChoicePoint;
+import dev.pvtlb.model.ModelException;
+import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;

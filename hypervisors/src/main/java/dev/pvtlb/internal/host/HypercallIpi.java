@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.host;
 
 import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.explore.ChoicePoint;
+import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;

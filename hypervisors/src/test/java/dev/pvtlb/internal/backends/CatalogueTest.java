@@ -155,7 +155,7 @@ class CatalogueTest {
     }
 
     private static void assertRefused(String text, String message) {
-        dev.pvtlb.ModelException e = org.junit.jupiter.api.Assertions.assertThrows(dev.pvtlb.ModelException.class,
+        dev.pvtlb.model.ModelException e = org.junit.jupiter.api.Assertions.assertThrows(dev.pvtlb.model.ModelException.class,
                 () -> TraceFile.parse(text));
         assertEquals(message, e.getMessage());
     }

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.workload.catalogue;
 
-import dev.pvtlb.GuestConfig;
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mm.ZapRange;
 import dev.pvtlb.internal.mmu.GupFast;

@@ -1,4 +1,4 @@
-package dev.pvtlb;
+package dev.pvtlb.model;
 
 /**
  * A request the model refuses: bad input from a scenario, a knob, or a workload (a mapping

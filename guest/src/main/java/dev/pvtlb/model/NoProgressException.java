@@ -1,4 +1,4 @@
-package dev.pvtlb;
+package dev.pvtlb.model;
 
 /**
  * The model stopped making progress: the engine's watchdog found a CPU that runs steps without

@@ -1,4 +1,4 @@
-package dev.pvtlb.explore;
+package dev.pvtlb.model;
 
 /**
  * The kinds of decision the engine leaves open (docs/ARCHITECTURE.md, rule 2). A schedule is the list of

@@ -1,6 +1,5 @@
-package dev.pvtlb.run;
+package dev.pvtlb.model;
 
-import dev.pvtlb.ModelException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;

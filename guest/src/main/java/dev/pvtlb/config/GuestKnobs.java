@@ -1,4 +1,4 @@
-package dev.pvtlb;
+package dev.pvtlb.config;
 
 import dev.pvtlb.flush.LazyMode;
 import dev.pvtlb.knob.KnobSpec;

@@ -1,5 +1,6 @@
-package dev.pvtlb;
+package dev.pvtlb.config;
 
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.profile.Profile;
 import dev.pvtlb.pvops.PvBackend;
 import dev.pvtlb.pvops.PvBackends;
