@@ -58,9 +58,9 @@ class LayeringTest {
             }
         }
         assertEquals(List.of(
-                new TreeSet<>(List.of("dev.pvtlb", "dev.pvtlb.config", "dev.pvtlb.flush",
+                new TreeSet<>(List.of("dev.pvtlb", "dev.pvtlb.config",
                         "dev.pvtlb.internal.kernel", "dev.pvtlb.internal.mm", "dev.pvtlb.internal.mmu",
-                        "dev.pvtlb.internal.sched", "dev.pvtlb.internal.tlb", "dev.pvtlb.pvops", "dev.pvtlb.smp")),
+                        "dev.pvtlb.internal.sched", "dev.pvtlb.internal.tlb", "dev.pvtlb.pvops")),
                 new TreeSet<>(List.of("dev.pvtlb.internal.workload", "dev.pvtlb.internal.workload.catalogue"))).toString(),
                 cycles.toString());
     }

@@ -4,7 +4,7 @@ import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.flush.FlushChecker;
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.flush.FlushTlbMmRange;
+import dev.pvtlb.internal.kernel.FlushTlbMmRange;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.sched.Op;

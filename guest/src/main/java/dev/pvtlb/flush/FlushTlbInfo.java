@@ -1,5 +1,7 @@
 package dev.pvtlb.flush;
 
+import dev.pvtlb.smp.MmHandle;
+
 
 /**
  * {@code struct flush_tlb_info} (arch/x86/include/asm/tlbflush.h): what one flush request

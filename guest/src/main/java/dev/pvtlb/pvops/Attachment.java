@@ -11,7 +11,7 @@ import dev.pvtlb.smp.VcpuHost;
  * (arm64 has no such tracking to rely on). A backend with nothing but ops may return them alone.
  *
  * @param ops the pv_ops implementation
- * @param ipiDelivery how IPIs are delivered; null: the APIC's ({@link dev.pvtlb.smp.BareMetalIpi})
+ * @param ipiDelivery how IPIs are delivered; null: the APIC's ({@link dev.pvtlb.internal.kernel.BareMetalIpi})
  * @param vcpuHost which vCPUs run; null: bare metal, every CPU always runs
  * @param mmCpumaskTracked false when CPUs are not removed from {@code mm_cpumask} on switch
  */

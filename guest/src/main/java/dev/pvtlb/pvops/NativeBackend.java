@@ -3,13 +3,13 @@ package dev.pvtlb.pvops;
 import dev.pvtlb.Guest;
 import dev.pvtlb.config.GuestKnobs;
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.flush.TlbFlush;
+import dev.pvtlb.internal.kernel.TlbFlush;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuCondition;
 import dev.pvtlb.smp.CpuMask;
-import dev.pvtlb.smp.SmpCallFunctionMany;
+import dev.pvtlb.internal.kernel.SmpCallFunctionMany;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TlbFlushReason;
 

@@ -1,6 +1,5 @@
 package dev.pvtlb.smp;
 
-import dev.pvtlb.flush.MmHandle;
 import dev.pvtlb.stats.TimeCategory;
 
 /**

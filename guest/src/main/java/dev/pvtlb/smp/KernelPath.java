@@ -1,6 +1,5 @@
 package dev.pvtlb.smp;
 
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.stats.TimeCategory;
 
 /**
@@ -12,11 +11,6 @@ import dev.pvtlb.stats.TimeCategory;
  * step is then run again, so a blocking step re-checks its condition.
  */
 public abstract class KernelPath {
-    static {
-        // The executor restarts a path it calls; the counter stays protected.
-        KernelCpu.registerPathStart(p -> p.pc = 0);
-    }
-
     /** For subclasses: each kernel path is a class of its own. */
     protected KernelPath() {}
 
@@ -26,6 +20,14 @@ public abstract class KernelPath {
     protected int pc;
 
     public abstract long step(Cpu cpu);
+
+    /**
+     * Puts the path back at its first step; the executor calls it when the path is called
+     * (the step counter itself stays protected).
+     */
+    public final void restart() {
+        pc = 0;
+    }
 
     /**
      * What time spent in this path counts as. Asked before each step (its cost is charged to

@@ -1,5 +1,6 @@
 package dev.pvtlb.smp;
 
+import dev.pvtlb.internal.kernel.SmpCallFunctionMany;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.pvtlb.internal.kernel.Kernel;

@@ -31,7 +31,6 @@ import dev.pvtlb.internal.sim.Chooser;
 import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.internal.sim.Rng;
 import dev.pvtlb.internal.sim.SeededChooser;
-import dev.pvtlb.smp.BareMetalIpi;
 import dev.pvtlb.smp.IpiDelivery;
 import dev.pvtlb.smp.Topology;
 import dev.pvtlb.smp.VcpuHost;

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.flush.MmHandle;
+import dev.pvtlb.smp.MmHandle;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.internal.profile.Costs;
@@ -25,11 +25,6 @@ import java.util.ArrayDeque;
  * {@link Event} it runs one step of its top path each time the engine fires it.
  */
 public final class KernelCpu implements Cpu, Event {
-    /**
-     * Resets a path's step counter when it is called; {@link KernelPath} registers it when its
-     * class is initialised (its counter is protected in the SPI package).
-     */
-    private static java.util.function.Consumer<KernelPath> pathStart;
     public final int id;
     public final int socket;
     public final int core;
@@ -83,14 +78,6 @@ public final class KernelCpu implements Cpu, Event {
         this.tlb = tlb;
         this.psc = psc;
         this.walker = new HardwareWalker(guest.mem(), guest.allocator().frames(), psc, id);
-    }
-
-    /** Called once, by {@link KernelPath}'s class initialisation. */
-    public static void registerPathStart(java.util.function.Consumer<KernelPath> start) {
-        if (pathStart != null) {
-            throw new IllegalStateException("path start already registered");
-        }
-        pathStart = start;
     }
 
     @Override
@@ -332,7 +319,7 @@ public final class KernelCpu implements Cpu, Event {
         if (depth == stack.length) {
             stack = java.util.Arrays.copyOf(stack, depth * 2);
         }
-        pathStart.accept(path);
+        path.restart();
         stack[depth++] = path;
     }
 

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.mm;
 
-import dev.pvtlb.flush.MmHandle;
+import dev.pvtlb.smp.MmHandle;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.smp.CpuMask;

@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.mm;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.flush.FlushTlbMmRange;
+import dev.pvtlb.internal.kernel.FlushTlbMmRange;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.internal.mmu.Pte;

@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.mm;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.flush.FlushTlbMmRange;
+import dev.pvtlb.internal.kernel.FlushTlbMmRange;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.internal.profile.Costs;
@@ -10,7 +10,7 @@ import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.smp.KernelPath;
-import dev.pvtlb.smp.SmpCallFunctionMany;
+import dev.pvtlb.internal.kernel.SmpCallFunctionMany;
 import dev.pvtlb.stats.Counter;
 
 /**

@@ -2,7 +2,7 @@ package dev.pvtlb.internal.workload;
 
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.config.GuestConfig;
-import dev.pvtlb.flush.FlushTlbMmRange;
+import dev.pvtlb.internal.kernel.FlushTlbMmRange;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mmu.Pte;

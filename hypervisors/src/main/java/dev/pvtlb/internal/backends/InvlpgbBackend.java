@@ -3,7 +3,7 @@ package dev.pvtlb.internal.backends;
 import dev.pvtlb.Guest;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.flush.MmHandle;
+import dev.pvtlb.smp.MmHandle;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.pvops.NativeBackend;

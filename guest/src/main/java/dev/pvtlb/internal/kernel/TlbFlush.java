@@ -1,5 +1,6 @@
-package dev.pvtlb.flush;
+package dev.pvtlb.internal.kernel;
 
+import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.mm.Mm;

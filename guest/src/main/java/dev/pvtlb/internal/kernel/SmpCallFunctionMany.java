@@ -1,5 +1,10 @@
-package dev.pvtlb.smp;
+package dev.pvtlb.internal.kernel;
 
+import dev.pvtlb.smp.CallFunction;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.CpuCondition;
+import dev.pvtlb.smp.CpuMask;
+import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.stats.TimeCategory;
 

@@ -1,5 +1,7 @@
-package dev.pvtlb.flush;
+package dev.pvtlb.internal.kernel;
 
+import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.smp.MmHandle;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.mm.Mm;

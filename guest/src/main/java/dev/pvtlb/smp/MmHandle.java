@@ -1,6 +1,5 @@
-package dev.pvtlb.flush;
+package dev.pvtlb.smp;
 
-import dev.pvtlb.smp.CpuMask;
 
 /**
  * An address space ({@code struct mm_struct}) as a flush sees it: which one it is, its
