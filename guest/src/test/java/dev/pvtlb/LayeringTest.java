@@ -59,9 +59,8 @@ class LayeringTest {
         }
         assertEquals(List.of(
                 new TreeSet<>(List.of("dev.pvtlb", "dev.pvtlb.config",
-                        "dev.pvtlb.internal.kernel", "dev.pvtlb.internal.mm", "dev.pvtlb.internal.mmu",
-                        "dev.pvtlb.internal.sched", "dev.pvtlb.internal.tlb", "dev.pvtlb.pvops")),
-                new TreeSet<>(List.of("dev.pvtlb.internal.workload", "dev.pvtlb.internal.workload.catalogue"))).toString(),
+                        "dev.pvtlb.internal.kernel", "dev.pvtlb.internal.mm",
+                        "dev.pvtlb.internal.sched", "dev.pvtlb.pvops"))).toString(),
                 cycles.toString());
     }
 

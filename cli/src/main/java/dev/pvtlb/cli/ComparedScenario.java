@@ -2,7 +2,7 @@ package dev.pvtlb.cli;
 
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.nativebridge.hostbench.HostBench;
-import dev.pvtlb.internal.workload.Workloads;
+import dev.pvtlb.internal.workload.catalogue.Workloads;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

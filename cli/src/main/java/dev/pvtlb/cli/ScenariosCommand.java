@@ -1,6 +1,6 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.internal.workload.Workloads;
+import dev.pvtlb.internal.workload.catalogue.Workloads;
 import dev.pvtlb.internal.workload.Workload;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.workload.Workload;
-import dev.pvtlb.internal.workload.Workloads;
+import dev.pvtlb.internal.workload.catalogue.Workloads;
 import dev.pvtlb.report.RunReportJson;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.internal.workload.Workload;
-import dev.pvtlb.internal.workload.Workloads;
+import dev.pvtlb.internal.workload.catalogue.Workloads;
 import dev.pvtlb.report.RunReportJson;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;

@@ -11,7 +11,7 @@ import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.smp.Topology;
 import dev.pvtlb.internal.workload.Params;
 import dev.pvtlb.internal.workload.Workload;
-import dev.pvtlb.internal.workload.Workloads;
+import dev.pvtlb.internal.workload.catalogue.Workloads;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;

@@ -5,7 +5,7 @@ import dev.pvtlb.flush.FlushChecker;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.internal.kernel.KernelCpu;
-import dev.pvtlb.internal.tlb.TlbState;
+import dev.pvtlb.internal.kernel.TlbState;
 import java.util.ArrayList;
 import java.util.List;
 

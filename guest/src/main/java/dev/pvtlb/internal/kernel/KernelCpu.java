@@ -16,7 +16,6 @@ import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TimeCategory;
 import dev.pvtlb.internal.tlb.Tlb;
-import dev.pvtlb.internal.tlb.TlbState;
 import java.util.ArrayDeque;
 
 /**

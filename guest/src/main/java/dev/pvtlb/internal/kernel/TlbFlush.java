@@ -9,7 +9,6 @@ import dev.pvtlb.internal.sched.SwitchMm;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TlbFlushReason;
-import dev.pvtlb.internal.tlb.TlbState;
 
 /** The per-CPU flush decisions of arch/x86/mm/tlb.c. */
 public final class TlbFlush {

@@ -3,7 +3,7 @@ package dev.pvtlb.internal.workload.catalogue;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mm.ZapRange;
-import dev.pvtlb.internal.mmu.GupFast;
+import dev.pvtlb.internal.mm.GupFast;
 import dev.pvtlb.internal.sched.Op;
 import dev.pvtlb.internal.workload.Delay;
 import dev.pvtlb.internal.workload.Metric;

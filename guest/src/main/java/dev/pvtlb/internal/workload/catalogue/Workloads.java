@@ -1,12 +1,14 @@
-package dev.pvtlb.internal.workload;
+package dev.pvtlb.internal.workload.catalogue;
 
 import dev.pvtlb.model.ModelException;
-import dev.pvtlb.internal.workload.catalogue.Arm64StaleCpumask;
-import dev.pvtlb.internal.workload.catalogue.GupFastVsFree;
-import dev.pvtlb.internal.workload.catalogue.KvmPreemptedFlush;
-import dev.pvtlb.internal.workload.catalogue.LazySpeculativeWalk;
-import dev.pvtlb.internal.workload.catalogue.MadviseNestedFlush;
-import dev.pvtlb.internal.workload.catalogue.SmtSiblingDedup;
+import dev.pvtlb.internal.workload.Ebizzy;
+import dev.pvtlb.internal.workload.Kernbench;
+import dev.pvtlb.internal.workload.MprotectNoise;
+import dev.pvtlb.internal.workload.MunmapStorm;
+import dev.pvtlb.internal.workload.NetperfRr;
+import dev.pvtlb.internal.workload.SysbenchMmapRndwr;
+import dev.pvtlb.internal.workload.TlbFlush2;
+import dev.pvtlb.internal.workload.Workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;

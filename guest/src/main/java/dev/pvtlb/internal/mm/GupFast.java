@@ -1,11 +1,14 @@
-package dev.pvtlb.internal.mmu;
+package dev.pvtlb.internal.mm;
 
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mem.FrameTable;
-import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
+import dev.pvtlb.internal.mmu.Level;
+import dev.pvtlb.internal.mmu.Pte;
+import dev.pvtlb.internal.mmu.WalkObserver;
+import dev.pvtlb.internal.mmu.Walker;
 import java.util.function.LongConsumer;
 
 /**

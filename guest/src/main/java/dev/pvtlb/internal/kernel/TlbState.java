@@ -1,4 +1,4 @@
-package dev.pvtlb.internal.tlb;
+package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.mm.Mm;
 
