@@ -1,12 +1,12 @@
 package samples;
 
+import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.Guest;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
-import dev.pvtlb.pvops.NativeBackend;
 import dev.pvtlb.pvops.PvOp;
 import dev.pvtlb.pvops.TableFreePolicy;
 import dev.pvtlb.run.Scenario;
@@ -26,15 +26,18 @@ public final class Sample04OwnBackend {
         long flushes;
         long cpusInMasks;
 
-        public CountingFlushes(Guest guest) {
-            super(guest.knobs());
+        private final BackendContext context;
+
+        public CountingFlushes(BackendContext context) {
+            super(context.knobs());
+            this.context = context;
         }
 
         @PvOp("flush_tlb_multi")
         public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
             flushes++;
             cpusInMasks += mask.weight();
-            NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs); // then do what bare metal does
+            context.nativeFlushTlbMulti(cpu, mask, info); // then do what bare metal does
         }
 
         @Override
@@ -53,8 +56,8 @@ public final class Sample04OwnBackend {
         }
 
         @Override
-        public Object attach(Guest guest, Knobs knobs) {
-            return attached = new CountingFlushes(guest); // called once per boot
+        public Object attach(BackendContext context, Knobs knobs) {
+            return attached = new CountingFlushes(context); // called once per boot
         }
     }
 

@@ -38,5 +38,5 @@ module dev.pvtlb.guest {
 
     uses dev.pvtlb.pvops.PvBackend;
     uses dev.pvtlb.internal.workload.Workload;
-    provides dev.pvtlb.pvops.PvBackend with dev.pvtlb.pvops.NativeBackend.Provider;
+    provides dev.pvtlb.pvops.PvBackend with dev.pvtlb.internal.kernel.NativeBackend.Provider;
 }

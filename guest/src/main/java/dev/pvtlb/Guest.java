@@ -1,7 +1,7 @@
 package dev.pvtlb;
 
 import dev.pvtlb.config.GuestConfig;
-import dev.pvtlb.config.GuestKnobs;
+import dev.pvtlb.pvops.GuestKnobs;
 import dev.pvtlb.hazard.HazardLog;
 import dev.pvtlb.hazard.StepLog;
 import dev.pvtlb.internal.kernel.FacadeAccess;
@@ -25,13 +25,13 @@ public final class Guest implements AutoCloseable {
     static {
         Kernel.facadeAccess(new FacadeAccess() {
             @Override
-            public void bind(Guest guest, Kernel kernel) {
-                guest.kernel = kernel;
+            public void bind(Object guest, Kernel kernel) {
+                ((Guest) guest).kernel = kernel;
             }
 
             @Override
-            public Kernel kernel(Guest guest) {
-                return guest.kernel;
+            public Kernel kernel(Object guest) {
+                return ((Guest) guest).kernel;
             }
 
             @Override

@@ -17,7 +17,7 @@ class GuestResetTest {
     private record Outcome(long steps, long now, Map<String, Long> counters, Map<String, Long> time, List<String> hazards) { }
 
     private static Outcome run(Kernel g, Scenario s) {
-        s.setUp(g.facade());
+        s.setUp((Guest) g.facade());
         g.engine().run(Long.MAX_VALUE, 10_000_000);
         return new Outcome(g.engine().steps(), g.engine().now(), g.vmstat().asMap(), g.cpuTime().totals(),
                 g.hazards().hazards().stream().map(Object::toString).toList());
@@ -43,7 +43,7 @@ class GuestResetTest {
             // A run stopped in the middle (as the explorer stops at a hazard) leaves paths half done.
             for (long cut : new long[] {37, 211, 1_000}) {
                 g.reset(new SeededChooser(9));
-                s.setUp(g.facade());
+                s.setUp((Guest) g.facade());
                 g.engine().run(Long.MAX_VALUE, cut);
                 g.reset(new SeededChooser(42));
                 assertEquals(fresh, run(g, s), "after a run cut at step " + cut);

@@ -1,6 +1,6 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.config.GuestKnobs;
+import dev.pvtlb.pvops.GuestKnobs;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.pvops.PvBackend;
 import dev.pvtlb.pvops.PvBackends;

@@ -31,7 +31,7 @@ final class ScenarioArgs {
     /** Checks what boot would check (topology, profile, host, knob values) without booting. */
     static void check(Scenario s) {
         dev.pvtlb.config.GuestConfig cfg = s.guestConfig(0);
-        java.util.List<dev.pvtlb.knob.KnobSpec> specs = new java.util.ArrayList<>(dev.pvtlb.config.GuestKnobs.SPECS);
+        java.util.List<dev.pvtlb.knob.KnobSpec> specs = new java.util.ArrayList<>(dev.pvtlb.pvops.GuestKnobs.SPECS);
         specs.addAll(cfg.backend().knobs());
         for (String k : cfg.knobs().keySet()) {
             if (specs.stream().noneMatch(sp -> sp.name().equals(k))) {

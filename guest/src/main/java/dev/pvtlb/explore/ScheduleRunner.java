@@ -1,5 +1,6 @@
 package dev.pvtlb.explore;
 
+import dev.pvtlb.Guest;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.hazard.Hazard;
@@ -52,7 +53,7 @@ public final class ScheduleRunner implements AutoCloseable {
                 run.engine().stop();
             }
         });
-        scenario.setUp(g.facade());
+        scenario.setUp((Guest) g.facade());
         g.engine().run(Long.MAX_VALUE, MAX_STEPS);
         return new ScheduleRun(List.copyOf(chooser.taken()), first[0], g.engine().steps(),
                 log == null ? List.of() : log.lines());

@@ -1,6 +1,5 @@
 package dev.pvtlb.pvops;
 
-import dev.pvtlb.config.GuestKnobs;
 import dev.pvtlb.smp.Cpu;
 
 /**

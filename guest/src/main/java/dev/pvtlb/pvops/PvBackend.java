@@ -1,6 +1,5 @@
 package dev.pvtlb.pvops;
 
-import dev.pvtlb.Guest;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
 import java.util.List;
@@ -34,5 +33,5 @@ public interface PvBackend {
      * with the IPI delivery, vCPU host and {@code mm_cpumask} policy the backend brings. Called
      * once per boot (and again when the explorer resets the guest).
      */
-    Object attach(Guest guest, Knobs knobs);
+    Object attach(BackendContext context, Knobs knobs);
 }

@@ -3,6 +3,7 @@ package dev.pvtlb.pvops;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
+import java.util.function.BiConsumer;
 
 /**
  * The guest's {@code pv_ops.mmu} entries that decide remote TLB flushing and page-table
@@ -16,7 +17,8 @@ public abstract class PvOps {
     protected PvOps() {}
 
     private String backendName = "";
-    private PvOpsTracer tracer;
+    /** Called with the op name and its arguments on every op of a traced class (null: untraced). */
+    private BiConsumer<String, Object[]> tracer;
 
     /**
      * pv_ops.mmu.flush_tlb_multi(cpumask, info): flush {@code info} on every CPU of
@@ -44,7 +46,7 @@ public abstract class PvOps {
         return backendName;
     }
 
-    final void bind(String name, PvOpsTracer t) {
+    final void bind(String name, BiConsumer<String, Object[]> t) {
         this.backendName = name;
         this.tracer = t;
     }
@@ -52,7 +54,7 @@ public abstract class PvOps {
     /** Called by the tracing advice of a traced pv_ops class on every op entry. */
     public final void traceCall(String method, Object[] args) {
         if (tracer != null) {
-            tracer.call(backendName, method, args);
+            tracer.accept(method, args);
         }
     }
 }

@@ -1,7 +1,5 @@
 package dev.pvtlb.pvops;
 
-import dev.pvtlb.Guest;
-import dev.pvtlb.internal.kernel.Kernel;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -10,6 +8,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.asm.Advice;
@@ -58,9 +57,11 @@ public final class PvOpsPatcher {
 
     /**
      * Patches pv_ops to {@code backend}: checks its ops, then instantiates the generated class.
-     * With {@code trace}, every op call is also written to {@code guest}'s tracepoint stream.
+     * With a {@code tracer}, every op call is also handed to it (op name and arguments)
+     * before the backend runs; null: untraced.
      */
-    public static PvOps patch(String name, Object backend, Guest guest, boolean trace) {
+    public static PvOps patch(String name, Object backend, BiConsumer<String, Object[]> tracer) {
+        boolean trace = tracer != null;
         Class<?> type = backend.getClass();
         try {
             CHECKED.get(type); // validate first so errors name the backend, not Byte Buddy
@@ -77,7 +78,7 @@ public final class PvOpsPatcher {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("pv_ops class " + generated.getName() + " cannot be constructed", e);
         }
-        ops.bind(name, trace ? new PvOpsTracer(Kernel.of(guest)) : null);
+        ops.bind(name, tracer);
         return ops;
     }
 

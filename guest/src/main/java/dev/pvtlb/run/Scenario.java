@@ -3,7 +3,7 @@ package dev.pvtlb.run;
 import dev.pvtlb.Guest;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.config.GuestConfig;
-import dev.pvtlb.config.GuestKnobs;
+import dev.pvtlb.pvops.GuestKnobs;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.profile.Profile;

@@ -3,7 +3,7 @@ package dev.pvtlb.knob;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.pvtlb.config.GuestKnobs;
+import dev.pvtlb.pvops.GuestKnobs;
 import dev.pvtlb.model.ModelException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

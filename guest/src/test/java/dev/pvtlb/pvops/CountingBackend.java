@@ -1,6 +1,5 @@
 package dev.pvtlb.pvops;
 
-import dev.pvtlb.Guest;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
@@ -17,16 +16,16 @@ public final class CountingBackend {
     public int flushes;
     public int tables;
     public int policyReads;
-    private final Guest guest;
+    private final BackendContext guest;
 
-    public CountingBackend(Guest guest) {
+    public CountingBackend(BackendContext guest) {
         this.guest = guest;
     }
 
     @PvOp("flush_tlb_multi")
     public void flush(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
         flushes++;
-        NativeBackend.nativeFlushTlbMulti(cpu, mask, info, guest.knobs());
+        guest.nativeFlushTlbMulti(cpu, mask, info);
     }
 
     @PvOp("tlb_remove_table")
@@ -64,7 +63,7 @@ public final class CountingBackend {
         }
 
         @Override
-        public Object attach(Guest guest, Knobs knobs) {
+        public Object attach(BackendContext guest, Knobs knobs) {
             last = new CountingBackend(guest);
             return last;
         }

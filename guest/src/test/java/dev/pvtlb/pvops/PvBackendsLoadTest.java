@@ -1,5 +1,6 @@
 package dev.pvtlb.pvops;
 
+import dev.pvtlb.internal.kernel.NativeBackend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package dev.pvtlb.pvops;
 
+import dev.pvtlb.internal.kernel.NativeBackend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pvtlb.Guest;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.model.ModelException;
@@ -158,7 +158,7 @@ class PvOpsPatcherTest {
             }
 
             @Override
-            public Object attach(Guest guest, Knobs knobs) {
+            public Object attach(BackendContext guest, Knobs knobs) {
                 return backend;
             }
         };

@@ -1,6 +1,6 @@
 package dev.pvtlb.testbackends;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.knob.Knobs;
@@ -21,7 +21,7 @@ import dev.pvtlb.stats.TlbFlushReason;
  * product never shows it.
  */
 public final class BrokenNativeBackend extends GuestTableFree {
-    public BrokenNativeBackend(Guest guest) {
+    public BrokenNativeBackend(BackendContext guest) {
         super(guest.knobs());
     }
 
@@ -40,7 +40,7 @@ public final class BrokenNativeBackend extends GuestTableFree {
         }
 
         @Override
-        public Object attach(Guest guest, Knobs knobs) {
+        public Object attach(BackendContext guest, Knobs knobs) {
             return new BrokenNativeBackend(guest);
         }
     }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.config.GuestConfig;
-import dev.pvtlb.config.GuestKnobs;
+import dev.pvtlb.pvops.GuestKnobs;
 import dev.pvtlb.hazard.Hazard;
 import dev.pvtlb.hazard.HazardKind;
 import dev.pvtlb.pvops.PvBackend;

@@ -1,11 +1,10 @@
 package dev.pvtlb.client;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
-import dev.pvtlb.pvops.NativeBackend;
 import dev.pvtlb.pvops.PvOp;
 import dev.pvtlb.pvops.TableFreePolicy;
 import dev.pvtlb.smp.Cpu;
@@ -18,8 +17,11 @@ import dev.pvtlb.smp.CpuMask;
 public final class CountingBackend extends GuestTableFree {
     private long flushes;
 
-    CountingBackend(Guest guest) {
-        super(guest.knobs());
+    private final BackendContext context;
+
+    CountingBackend(BackendContext context) {
+        super(context.knobs());
+        this.context = context;
     }
 
     /** flush_tlb_multi calls so far. */
@@ -30,7 +32,7 @@ public final class CountingBackend extends GuestTableFree {
     @PvOp("flush_tlb_multi")
     public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
         flushes++;
-        NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
+        context.nativeFlushTlbMulti(cpu, mask, info);
     }
 
     @Override
@@ -47,8 +49,8 @@ public final class CountingBackend extends GuestTableFree {
         }
 
         @Override
-        public Object attach(Guest guest, Knobs knobs) {
-            return new CountingBackend(guest);
+        public Object attach(BackendContext context, Knobs knobs) {
+            return new CountingBackend(context);
         }
     }
 }

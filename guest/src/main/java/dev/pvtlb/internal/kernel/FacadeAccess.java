@@ -1,21 +1,21 @@
 package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.Guest;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.sim.Chooser;
 
 /**
  * How the model's own packages cross the public facade without the facade naming an internal
- * type (the JDK's SharedSecrets pattern): {@link Guest} registers one of these when its class
- * is initialised.
+ * type (the JDK's SharedSecrets pattern): {@code dev.pvtlb.Guest} registers one of these when its class
+ * is initialised. The facade is typed {@code Object} here: the model does not name the API
+ * above it.
  */
 public interface FacadeAccess {
     /** Ties {@code guest} to its kernel, before the backend is attached (it may ask the facade). */
-    void bind(Guest guest, Kernel kernel);
+    void bind(Object guest, Kernel kernel);
 
     /** The kernel behind {@code guest}. */
-    Kernel kernel(Guest guest);
+    Kernel kernel(Object guest);
 
     /** Boots a guest whose choice points {@code chooser} answers (null: seeded random). */
-    Guest boot(GuestConfig config, Chooser chooser);
+    Object boot(GuestConfig config, Chooser chooser);
 }

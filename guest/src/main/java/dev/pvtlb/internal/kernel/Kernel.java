@@ -1,8 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.Guest;
 import dev.pvtlb.config.GuestConfig;
-import dev.pvtlb.config.GuestKnobs;
+import dev.pvtlb.pvops.GuestKnobs;
 import dev.pvtlb.model.ModelException;
 
 import dev.pvtlb.flush.FlushChecker;
@@ -21,6 +20,7 @@ import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.PvBackend;
 import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.pvops.PvOps;
+import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.pvops.PvOpsPatcher;
 import dev.pvtlb.internal.sched.IdleLoop;
 import dev.pvtlb.internal.sched.Program;
@@ -46,13 +46,15 @@ import java.util.List;
  * The kernel context of a booted guest: physical memory with its page tables, the CPUs with
  * their TLBs, init_mm, the engine that runs them, and the pv_ops the kernel was patched with.
  * The composition root of the model, and what kernel paths receive; a program sees it only
- * through its public facade, {@link Guest}.
+ * through its public facade, {@code dev.pvtlb.Guest}, and a backend as its
+ * {@link BackendContext}.
  */
-public final class Kernel implements AutoCloseable {
-    /** How internal code crosses the facade (set once by {@link Guest}'s class initialisation). */
+public final class Kernel implements AutoCloseable, BackendContext {
+    /** How internal code crosses the facade (set once by {@code Guest}'s class initialisation). */
     private static volatile FacadeAccess facadeAccess;
 
-    private final Guest facade;
+    /** The {@code dev.pvtlb.Guest} in front of this kernel (the model does not name the API). */
+    private final Object facade;
     private final GuestConfig config;
     private final Profile profile;
     private final Costs costs;
@@ -84,7 +86,7 @@ public final class Kernel implements AutoCloseable {
     private long nextCtxId = 1;
     private int liveTasks;
 
-    private Kernel(GuestConfig config, Chooser chooser, Guest facade) {
+    private Kernel(GuestConfig config, Chooser chooser, Object facade) {
         this.facade = facade;
         this.config = config;
         this.profile = config.profile();
@@ -150,7 +152,7 @@ public final class Kernel implements AutoCloseable {
         }
         // Boot-time patching: the backend installs its host model, then pv_ops is generated.
         PvBackend backend = config.backend();
-        Object attached = backend.attach(facade, knobs);
+        Object attached = backend.attach(this, knobs);
         Object ops = attached;
         if (attached instanceof Attachment a) {
             ops = a.ops();
@@ -160,7 +162,7 @@ public final class Kernel implements AutoCloseable {
             vcpuHost = a.vcpuHost();
             mmCpumaskTracked = a.mmCpumaskTracked();
         }
-        this.pvOps = PvOpsPatcher.patch(backend.name(), ops, facade, config.tracePvOps());
+        this.pvOps = PvOpsPatcher.patch(backend.name(), ops, config.tracePvOps() ? new PvOpsTracer(this, backend.name()) : null);
     }
 
     /**
@@ -214,10 +216,10 @@ public final class Kernel implements AutoCloseable {
 
     /**
      * Boots the kernel behind {@code facade}: memory, CPUs, init_mm, pv_ops patched to the
-     * configured backend (which is handed the facade); every CPU starts in its idle loop.
+     * configured backend (which is handed this kernel as its context); every CPU starts in its idle loop.
      * {@code chooser} answers the choice points from the first one on (null: seeded random).
      */
-    public static Kernel boot(GuestConfig config, Chooser chooser, Guest facade) {
+    public static Kernel boot(GuestConfig config, Chooser chooser, Object facade) {
         return new Kernel(config, chooser, facade);
     }
 
@@ -231,12 +233,17 @@ public final class Kernel implements AutoCloseable {
         return boot(config, null);
     }
 
-    /** The kernel behind a guest. */
-    public static Kernel of(Guest guest) {
+    /** The kernel behind a guest ({@code guest} is a {@code dev.pvtlb.Guest}). */
+    public static Kernel of(Object guest) {
         return access().kernel(guest);
     }
 
-    /** Called once, by {@link Guest}'s class initialisation. */
+    /** The kernel a backend was attached to (a shipped backend's way from the SPI to the model). */
+    public static Kernel of(BackendContext context) {
+        return (Kernel) context;
+    }
+
+    /** Called once, by {@code Guest}'s class initialisation. */
     public static void facadeAccess(FacadeAccess access) {
         if (facadeAccess != null) {
             throw new IllegalStateException("facade access set twice");
@@ -248,7 +255,7 @@ public final class Kernel implements AutoCloseable {
         FacadeAccess a = facadeAccess;
         if (a == null) {
             try { // initialising Guest registers it
-                Class.forName(Guest.class.getName(), true, Guest.class.getClassLoader());
+                Class.forName("dev.pvtlb.Guest", true, Kernel.class.getClassLoader());
             } catch (ClassNotFoundException e) {
                 throw new IllegalStateException(e);
             }
@@ -257,8 +264,8 @@ public final class Kernel implements AutoCloseable {
         return a;
     }
 
-    /** The public facade of this kernel. */
-    public Guest facade() {
+    /** The public facade of this kernel, a {@code dev.pvtlb.Guest}. */
+    public Object facade() {
         return facade;
     }
 
@@ -320,10 +327,17 @@ public final class Kernel implements AutoCloseable {
         return costs;
     }
 
+    @Override
     public Knobs knobValues() {
         return knobs;
     }
 
+    @Override
+    public void nativeFlushTlbMulti(dev.pvtlb.smp.Cpu cpu, dev.pvtlb.smp.CpuMask mask, dev.pvtlb.flush.FlushTlbInfo info) {
+        NativeBackend.nativeFlushTlbMulti(cpu, mask, info, guestKnobs);
+    }
+
+    @Override
     public GuestKnobs knobs() {
         return guestKnobs;
     }

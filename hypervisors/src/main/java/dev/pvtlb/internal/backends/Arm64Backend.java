@@ -1,12 +1,12 @@
 package dev.pvtlb.internal.backends;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.pvops.NativeBackend;
+import dev.pvtlb.internal.kernel.NativeBackend;
 import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
@@ -82,7 +82,7 @@ public final class Arm64Backend extends GuestTableFree {
         }
 
         @Override
-        public Object attach(Guest facade, Knobs knobs) {
+        public Object attach(BackendContext facade, Knobs knobs) {
             Arm64Backend b = new Arm64Backend(Kernel.of(facade), knobs);
             return Attachment.of(b).withMmCpumaskTracked(!knobs.get(MM_CPUMASK.name()).equals("stale"));
         }

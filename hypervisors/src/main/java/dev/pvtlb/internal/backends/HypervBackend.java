@@ -1,13 +1,13 @@
 package dev.pvtlb.internal.backends;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.host.HostFlush;
 import dev.pvtlb.internal.host.HypercallIpi;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.pvops.NativeBackend;
+import dev.pvtlb.internal.kernel.NativeBackend;
 import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
@@ -84,7 +84,7 @@ public final class HypervBackend extends GuestTableFree {
         }
 
         @Override
-        public Object attach(Guest facade, Knobs knobs) {
+        public Object attach(BackendContext facade, Knobs knobs) {
             HypervBackend b = new HypervBackend(Kernel.of(facade), knobs);
             return Attachment.of(b).withIpiDelivery(new HypercallIpi(false)).withVcpuHost(b.hostFlush.host());
         }

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.backends;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.host.HostModel;
@@ -9,7 +9,7 @@ import dev.pvtlb.internal.host.HypercallIpi;
 import dev.pvtlb.internal.host.VcpuEntryHook;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.pvops.NativeBackend;
+import dev.pvtlb.internal.kernel.NativeBackend;
 import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
@@ -119,7 +119,7 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
         }
 
         @Override
-        public Object attach(Guest facade, Knobs knobs) {
+        public Object attach(BackendContext facade, Knobs knobs) {
             KvmBackend b = new KvmBackend(Kernel.of(facade), knobs);
             // KVM_FEATURE_PV_SEND_IPI: one KVM_HC_SEND_IPI hypercall per IPI bitmap.
             return Attachment.of(b).withIpiDelivery(new HypercallIpi(false)).withVcpuHost(b.host);

@@ -1,11 +1,11 @@
 package dev.pvtlb.internal.backends;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.pvops.NativeBackend;
+import dev.pvtlb.internal.kernel.NativeBackend;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
@@ -60,7 +60,7 @@ public final class RarBackend extends GuestTableFree {
         }
 
         @Override
-        public Object attach(Guest facade, Knobs knobs) {
+        public Object attach(BackendContext facade, Knobs knobs) {
             Kernel guest = Kernel.of(facade);
             return new RarBackend(guest);
         }

@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.backends;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.host.HostFlush;
@@ -52,7 +52,7 @@ public final class XenPvBackend extends GuestTableFree {
         }
 
         @Override
-        public Object attach(Guest facade, Knobs knobs) {
+        public Object attach(BackendContext facade, Knobs knobs) {
             XenPvBackend b = new XenPvBackend(Kernel.of(facade));
             // Event channels: one hypercall per target.
             return Attachment.of(b).withIpiDelivery(new HypercallIpi(true)).withVcpuHost(b.hostFlush.host());

@@ -1,11 +1,10 @@
 package dev.pvtlb.client.sealed;
 
-import dev.pvtlb.Guest;
+import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
-import dev.pvtlb.pvops.NativeBackend;
 import dev.pvtlb.pvops.PvOp;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
@@ -15,13 +14,16 @@ import dev.pvtlb.smp.CpuMask;
  * and must say so in one line (how to fix it included) instead of failing inside Byte Buddy.
  */
 public final class SealedBackend extends GuestTableFree {
-    SealedBackend(Guest guest) {
-        super(guest.knobs());
+    private final BackendContext context;
+
+    SealedBackend(BackendContext context) {
+        super(context.knobs());
+        this.context = context;
     }
 
     @PvOp("flush_tlb_multi")
     public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
-        NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
+        context.nativeFlushTlbMulti(cpu, mask, info);
     }
 
     /** The ServiceLoader entry ({@code provides} needs no export). */
@@ -32,8 +34,8 @@ public final class SealedBackend extends GuestTableFree {
         }
 
         @Override
-        public Object attach(Guest guest, Knobs knobs) {
-            return new SealedBackend(guest);
+        public Object attach(BackendContext context, Knobs knobs) {
+            return new SealedBackend(context);
         }
     }
 }

@@ -1,15 +1,15 @@
-package dev.pvtlb.pvops;
+package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.Guest;
-import dev.pvtlb.config.GuestKnobs;
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.internal.kernel.TlbFlush;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.pvops.BackendContext;
+import dev.pvtlb.pvops.BackendProvider;
+import dev.pvtlb.pvops.GuestKnobs;
+import dev.pvtlb.pvops.GuestTableFree;
+import dev.pvtlb.pvops.PvOp;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuCondition;
 import dev.pvtlb.smp.CpuMask;
-import dev.pvtlb.internal.kernel.SmpCallFunctionMany;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TlbFlushReason;
 
@@ -93,7 +93,7 @@ public final class NativeBackend extends GuestTableFree {
         }
 
         @Override
-        public Object attach(Guest guest, Knobs knobs) {
+        public Object attach(BackendContext guest, Knobs knobs) {
             return new NativeBackend(guest.knobs());
         }
     }

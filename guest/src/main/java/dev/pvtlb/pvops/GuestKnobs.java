@@ -1,9 +1,8 @@
-package dev.pvtlb.config;
+package dev.pvtlb.pvops;
 
 import dev.pvtlb.flush.LazyMode;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.pvops.TableFreePolicy;
 import java.util.List;
 
 /** The guest kernel's design knobs, read once at boot into fields for the hot paths. */

@@ -1,20 +1,24 @@
-package dev.pvtlb.pvops;
+package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.mm.MmuGather;
 import dev.pvtlb.smp.Cpu;
 import java.util.StringJoiner;
+import java.util.function.BiConsumer;
 
 /** Writes one {@code pv_ops} event per op call into the guest's tracepoint stream. */
-final class PvOpsTracer {
+final class PvOpsTracer implements BiConsumer<String, Object[]> {
     private final Kernel guest;
+    private final String backend;
 
-    PvOpsTracer(Kernel guest) {
+    PvOpsTracer(Kernel guest, String backend) {
         this.guest = guest;
+        this.backend = backend;
     }
 
-    void call(String backend, String method, Object[] args) {
+    /** One call of {@code method} with {@code args}. */
+    @Override
+    public void accept(String method, Object[] args) {
         int cpu = -1;
         StringJoiner detail = new StringJoiner(" ");
         for (Object a : args) {

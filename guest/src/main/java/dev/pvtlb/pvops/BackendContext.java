@@ -1,0 +1,24 @@
+package dev.pvtlb.pvops;
+
+import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.CpuMask;
+
+/**
+ * What a backend is handed at {@link PvBackend#attach}: the booted guest kernel as the SPI sees
+ * it. The model implements it; a backend keeps it for the ops it installs.
+ */
+public interface BackendContext {
+    /** The guest kernel's own knobs ({@code lazy}, {@code tableFree}, ...). */
+    GuestKnobs knobs();
+
+    /** Every knob's value, the backend's own included. */
+    Knobs knobValues();
+
+    /**
+     * native_flush_tlb_multi() of this guest: count NR_TLB_REMOTE_FLUSH, then IPI the CPUs of
+     * {@code mask} that need the flush, as bare metal does. For backends that fall back to it.
+     */
+    void nativeFlushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info);
+}
