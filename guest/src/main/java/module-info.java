@@ -1,7 +1,8 @@
 /**
  * The guest-kernel model and its engine. Exported: the embedding API ({@code dev.pvtlb},
- * {@code run}, {@code stats}, {@code hazard}, {@code explore}, {@code junit}) and the backend
- * SPI ({@code pvops}, {@code flush}, {@code smp}, {@code knob}); the model's machinery under
+ * {@code run}, {@code stats}, {@code hazard}, {@code explore}, {@code junit}, {@code profile},
+ * {@code config}), the backend SPI ({@code pvops}, {@code flush}, {@code smp}, {@code knob})
+ * and the types both share ({@code model}); the model's machinery under
  * {@code dev.pvtlb.internal} is exported only to the module of the shipped backends, which
  * builds the host model out of it.
  */
@@ -31,7 +32,6 @@ module dev.pvtlb.guest {
     exports dev.pvtlb.internal.kernel to dev.pvtlb.hypervisors;
     exports dev.pvtlb.internal.mm to dev.pvtlb.hypervisors;
     exports dev.pvtlb.internal.profile to dev.pvtlb.hypervisors;
-    exports dev.pvtlb.internal.sched to dev.pvtlb.hypervisors;
     exports dev.pvtlb.internal.sim to dev.pvtlb.hypervisors;
     exports dev.pvtlb.internal.tlb to dev.pvtlb.hypervisors;
     exports dev.pvtlb.internal.workload to dev.pvtlb.hypervisors;

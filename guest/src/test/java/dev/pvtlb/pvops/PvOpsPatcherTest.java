@@ -13,8 +13,8 @@ import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.internal.mm.Mm;
-import dev.pvtlb.internal.mm.ZapRange;
-import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.kernel.ZapRange;
+import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.TraceEvent;
@@ -41,13 +41,13 @@ class PvOpsPatcherTest {
         return g;
     }
 
-    private static dev.pvtlb.internal.sched.Program script(Op... ops) {
+    private static dev.pvtlb.internal.kernel.Program script(Op... ops) {
         List<Op> list = List.of(ops);
-        return new dev.pvtlb.internal.sched.Program() {
+        return new dev.pvtlb.internal.kernel.Program() {
             int i;
 
             @Override
-            public Op next(dev.pvtlb.internal.sched.Task t) {
+            public Op next(dev.pvtlb.internal.kernel.Task t) {
                 return i < list.size() ? list.get(i++) : null;
             }
         };

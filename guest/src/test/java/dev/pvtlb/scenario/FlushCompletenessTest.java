@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.config.GuestConfig;
-import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.smp.Topology;
 import java.util.ArrayList;
 import java.util.List;

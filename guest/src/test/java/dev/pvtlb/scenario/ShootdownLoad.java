@@ -3,7 +3,7 @@ package dev.pvtlb.scenario;
 import dev.pvtlb.internal.kernel.Kernel;
 
 import dev.pvtlb.config.GuestConfig;
-import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.kernel.Op;
 import java.util.ArrayList;
 import java.util.List;
 

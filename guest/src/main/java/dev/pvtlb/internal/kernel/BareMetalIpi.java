@@ -2,7 +2,6 @@ package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.IpiDelivery;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.sim.Engine;

@@ -2,8 +2,6 @@ package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.smp.MmHandle;
-import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.smp.Cpu;

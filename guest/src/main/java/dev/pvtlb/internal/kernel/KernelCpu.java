@@ -7,7 +7,6 @@ import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.internal.mmu.HardwareWalker;
 import dev.pvtlb.internal.mmu.PagingStructureCache;
 import dev.pvtlb.internal.mmu.Walker;
-import dev.pvtlb.internal.sched.Task;
 import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.internal.sim.Event;
 import dev.pvtlb.smp.CallFunction;

@@ -1,7 +1,6 @@
 package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.internal.mm.MmuGather;
 import dev.pvtlb.smp.Cpu;
 import java.util.StringJoiner;
 import java.util.function.BiConsumer;

@@ -5,7 +5,6 @@ import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuCondition;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.smp.KernelPath;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.stats.TimeCategory;
 
 /**

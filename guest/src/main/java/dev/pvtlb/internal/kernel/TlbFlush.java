@@ -1,11 +1,8 @@
 package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.internal.sched.SwitchMm;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TlbFlushReason;

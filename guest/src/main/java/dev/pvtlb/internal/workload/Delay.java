@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.workload;
 
-import dev.pvtlb.internal.sched.Op;
-import dev.pvtlb.internal.sched.Task;
+import dev.pvtlb.internal.kernel.Op;
+import dev.pvtlb.internal.kernel.Task;
 import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.kernel.KernelCpu;
 

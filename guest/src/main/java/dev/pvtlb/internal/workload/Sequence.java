@@ -1,8 +1,8 @@
 package dev.pvtlb.internal.workload;
 
-import dev.pvtlb.internal.sched.Op;
-import dev.pvtlb.internal.sched.Program;
-import dev.pvtlb.internal.sched.Task;
+import dev.pvtlb.internal.kernel.Op;
+import dev.pvtlb.internal.kernel.Program;
+import dev.pvtlb.internal.kernel.Task;
 import java.util.ArrayDeque;
 import java.util.List;
 

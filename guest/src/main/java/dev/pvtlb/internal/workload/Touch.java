@@ -1,9 +1,9 @@
 package dev.pvtlb.internal.workload;
 
 import dev.pvtlb.model.NoProgressException;
-import dev.pvtlb.internal.mm.PageFault;
-import dev.pvtlb.internal.sched.Op;
-import dev.pvtlb.internal.sched.Task;
+import dev.pvtlb.internal.kernel.PageFault;
+import dev.pvtlb.internal.kernel.Op;
+import dev.pvtlb.internal.kernel.Task;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import java.util.SplittableRandom;
 

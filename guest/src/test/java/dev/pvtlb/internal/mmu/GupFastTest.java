@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.mmu;
 
-import dev.pvtlb.internal.mm.GupFast;
+import dev.pvtlb.internal.kernel.GupFast;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
 package dev.pvtlb.internal.sched;
 
+import dev.pvtlb.internal.kernel.SwitchMm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

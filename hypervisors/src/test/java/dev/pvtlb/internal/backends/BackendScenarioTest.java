@@ -11,7 +11,7 @@ import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
 import dev.pvtlb.scenario.Scripted;
-import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Topology;
 import dev.pvtlb.stats.Counter;

@@ -2,9 +2,9 @@ package dev.pvtlb.internal.workload.catalogue;
 
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mm.Mm;
-import dev.pvtlb.internal.mm.ZapRange;
-import dev.pvtlb.internal.mm.GupFast;
-import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.kernel.ZapRange;
+import dev.pvtlb.internal.kernel.GupFast;
+import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.workload.Delay;
 import dev.pvtlb.internal.workload.Metric;
 import dev.pvtlb.internal.workload.Params;

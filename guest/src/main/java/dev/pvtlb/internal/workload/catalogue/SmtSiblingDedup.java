@@ -3,7 +3,7 @@ package dev.pvtlb.internal.workload.catalogue;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mm.Mm;
-import dev.pvtlb.internal.sched.Op;
+import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.smp.Topology;
 import dev.pvtlb.internal.workload.Metric;
 import dev.pvtlb.internal.workload.Params;

@@ -1,8 +1,6 @@
-package dev.pvtlb.internal.sched;
+package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.model.ChoicePoint;
-import dev.pvtlb.internal.kernel.KernelCpu;
 
 /**
  * Speculative page walks by idle CPUs in lazy TLB mode. Such a CPU keeps the old mm's CR3, so its

@@ -1,6 +1,5 @@
-package dev.pvtlb.internal.sched;
+package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.internal.kernel.KernelCpu;
 
 /**
  * One thing a task does in user mode: a batch of memory accesses, or a system call. It runs in

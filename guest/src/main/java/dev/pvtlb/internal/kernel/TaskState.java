@@ -1,4 +1,4 @@
-package dev.pvtlb.internal.sched;
+package dev.pvtlb.internal.kernel;
 
 /** A task's scheduling state. */
 public enum TaskState { RUNNABLE, RUNNING, SLEEPING, EXITED }

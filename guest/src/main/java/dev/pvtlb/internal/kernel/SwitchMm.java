@@ -1,12 +1,9 @@
-package dev.pvtlb.internal.sched;
+package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TlbFlushReason;
-import dev.pvtlb.internal.kernel.TlbState;
 
 /** switch_mm_irqs_off(), choose_new_asid() and enter_lazy_tlb() of arch/x86/mm/tlb.c. */
 public final class SwitchMm {

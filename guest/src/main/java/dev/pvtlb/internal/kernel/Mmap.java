@@ -1,10 +1,8 @@
-package dev.pvtlb.internal.mm;
+package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.mem.PhysMem;
-import dev.pvtlb.internal.kernel.KernelCpu;
-import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 import java.util.function.LongConsumer;
 

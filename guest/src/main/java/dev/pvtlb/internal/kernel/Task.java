@@ -1,8 +1,7 @@
-package dev.pvtlb.internal.sched;
+package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.sim.Event;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import java.util.SplittableRandom;
 
 /**

@@ -1,12 +1,11 @@
-package dev.pvtlb.internal.mm;
+package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.mm.Vma;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mmu.Level;
 import dev.pvtlb.internal.mmu.Pte;
-import dev.pvtlb.internal.kernel.KernelCpu;
-import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.Counter;
 

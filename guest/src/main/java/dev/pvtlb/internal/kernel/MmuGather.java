@@ -1,11 +1,11 @@
-package dev.pvtlb.internal.mm;
+package dev.pvtlb.internal.kernel;
 
+import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mmu.Level;
 import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.internal.mmu.UnmapSink;
 import dev.pvtlb.pvops.TlbGather;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import java.util.Arrays;
 
 /**

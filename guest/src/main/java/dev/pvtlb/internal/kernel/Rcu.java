@@ -1,7 +1,5 @@
-package dev.pvtlb.internal.sched;
+package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
 import java.util.ArrayList;

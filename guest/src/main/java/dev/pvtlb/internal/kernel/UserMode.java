@@ -1,8 +1,5 @@
-package dev.pvtlb.internal.sched;
+package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.internal.kernel.KernelCpu;
-import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.TimeCategory;
 

@@ -1,16 +1,12 @@
-package dev.pvtlb.internal.mm;
+package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.internal.kernel.FlushTlbMmRange;
+import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.pvops.TableFreePolicy;
-import dev.pvtlb.internal.kernel.KernelCpu;
-import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.smp.KernelPath;
-import dev.pvtlb.internal.kernel.SmpCallFunctionMany;
 import dev.pvtlb.stats.Counter;
 
 /**

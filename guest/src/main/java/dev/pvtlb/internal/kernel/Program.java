@@ -1,4 +1,4 @@
-package dev.pvtlb.internal.sched;
+package dev.pvtlb.internal.kernel;
 
 /** What a task does: the next operation each time the previous one finished; null to exit. */
 @FunctionalInterface
