@@ -1,14 +1,11 @@
-package dev.pvtlb.internal.sched;
+package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.internal.kernel.SwitchMm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mm.Mm;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.stats.Counter;
 import org.junit.jupiter.api.Test;
 
