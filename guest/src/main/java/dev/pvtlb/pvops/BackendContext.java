@@ -4,6 +4,7 @@ import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
+import dev.pvtlb.smp.Topology;
 
 /**
  * What a backend is handed at {@link PvBackend#attach}: the booted guest kernel as the SPI sees
@@ -15,6 +16,12 @@ public interface BackendContext {
 
     /** Every knob's value, the backend's own included. */
     Knobs knobValues();
+
+    /** Virtual time now, in ns since boot (for a backend that times its own work). */
+    long nowNs();
+
+    /** The guest's CPU topology (sockets, cores, threads). */
+    Topology topology();
 
     /**
      * native_flush_tlb_multi() of this guest: count NR_TLB_REMOTE_FLUSH, then IPI the CPUs of

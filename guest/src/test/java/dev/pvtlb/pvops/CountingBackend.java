@@ -16,6 +16,9 @@ public final class CountingBackend {
     public int flushes;
     public int tables;
     public int policyReads;
+    /** Virtual time and CPUs of the guest at the last flush_tlb_multi, read through the context. */
+    public long lastFlushNs = -1;
+    public int cpusSeen;
     private final BackendContext guest;
 
     public CountingBackend(BackendContext guest) {
@@ -25,6 +28,8 @@ public final class CountingBackend {
     @PvOp("flush_tlb_multi")
     public void flush(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
         flushes++;
+        lastFlushNs = guest.nowNs();
+        cpusSeen = guest.topology().cpus();
         guest.nativeFlushTlbMulti(cpu, mask, info);
     }
 

@@ -89,6 +89,8 @@ class PvOpsPatcherTest {
             assertEquals("counting", g.pvOps().name());
             assertEquals(CountingBackend.class.getName() + "$$PvOps", g.pvOps().getClass().getName());
             assertEquals(1, b.flushes, "one munmap with CPU1 in the mask: one flush_tlb_multi");
+            assertEquals(2, b.cpusSeen);
+            assertTrue(b.lastFlushNs > 0 && b.lastFlushNs < g.engine().now(), "the context's clock is the guest's: " + b.lastFlushNs);
             assertEquals(3, b.tables, "the pte, pmd and pud tables under the only VMA are freed (the pgd stays)");
             assertEquals(1, b.policyReads);
             assertEquals(3, g.vmstat().get(dev.pvtlb.stats.Counter.TABLES_FREED), "counting.tableFree=immediate");

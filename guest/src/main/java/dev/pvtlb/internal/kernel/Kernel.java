@@ -328,6 +328,11 @@ public final class Kernel implements AutoCloseable, BackendContext {
     }
 
     @Override
+    public long nowNs() {
+        return engine.now();
+    }
+
+    @Override
     public void nativeFlushTlbMulti(dev.pvtlb.smp.Cpu cpu, dev.pvtlb.smp.CpuMask mask, dev.pvtlb.flush.FlushTlbInfo info) {
         NativeBackend.nativeFlushTlbMulti(cpu, mask, info, guestKnobs);
     }
@@ -395,6 +400,7 @@ public final class Kernel implements AutoCloseable, BackendContext {
         return trace;
     }
 
+    @Override
     public Topology topology() {
         return topology;
     }
