@@ -1,23 +1,15 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.model.ModelException;
-import dev.pvtlb.model.NoProgressException;
-import dev.pvtlb.report.OneLine;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
+import dev.pvtlb.study.LocalRuns;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorCompletionService;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * Runs the distinct runs of some experiments on a pool of threads, as the study module's sweep
@@ -47,50 +39,16 @@ final class ValidationRunner {
             ScenarioArgs.check(s); // a run the model would refuse stops the suite before any work
             scenarios.add(s);
         }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(parallel, runs.size())), r -> {
-            Thread t = new Thread(r, "pvtlb-validate");
-            t.setDaemon(true); // a failed suite must not keep the JVM alive
-            return t;
-        });
-        CompletionService<RunReport> done = new ExecutorCompletionService<>(pool);
-        List<Future<RunReport>> futures = new ArrayList<>();
-        try {
-            for (int i = 0; i < runs.size(); i++) {
-                ValidationRun run = runs.get(i);
-                Scenario s = scenarios.get(i);
-                futures.add(done.submit(() -> {
-                    try {
-                        return Runner.run(s);
-                    } catch (ModelException e) {
-                        throw new ModelException("run " + run.key() + " (" + run.commandLine() + "): " + OneLine.of(e.getMessage()));
-                    } catch (NoProgressException e) {
-                        throw new NoProgressException("run " + run.key() + ": " + OneLine.of(e.getMessage()));
-                    }
-                }));
-            }
-            for (int i = 0; i < runs.size(); i++) {
-                result(done.take()); // the first failure stops the suite, whichever run it was
-                progress.update(i + 1, runs.size(), (i + 1) + "/" + runs.size() + " runs");
-            }
-        } finally {
-            pool.shutdownNow();
-            progress.done();
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            order.add(i);
         }
+        List<RunReport> done = LocalRuns.run(order, parallel, i -> Runner.run(scenarios.get(i)),
+                i -> runs.get(i).key() + " (" + runs.get(i).commandLine() + ")", "pvtlb-validate", progress);
         Map<String, RunReport> reports = new LinkedHashMap<>();
         for (int i = 0; i < runs.size(); i++) {
-            reports.put(runs.get(i).key(), result(futures.get(i)));
+            reports.put(runs.get(i).key(), done.get(i));
         }
         return new RunResults(Collections.unmodifiableMap(reports));
-    }
-
-    private static RunReport result(Future<RunReport> f) throws InterruptedException {
-        try {
-            return f.get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
     }
 }

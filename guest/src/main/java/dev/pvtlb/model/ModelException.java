@@ -11,4 +11,17 @@ public class ModelException extends RuntimeException {
     public ModelException(String message) {
         super(message);
     }
+
+    /**
+     * The first line of a message (a parser's, a setter's, ServiceLoader's), stripped, for the
+     * one-line errors of the model's own readers ("" for none). The commands' fuller cleaning
+     * is the report module's {@code OneLine}.
+     */
+    public static String firstLine(String message) {
+        if (message == null) {
+            return "";
+        }
+        int nl = message.indexOf('\n');
+        return (nl < 0 ? message : message.substring(0, nl)).strip();
+    }
 }

@@ -56,7 +56,7 @@ public final class PvBackends {
                 b = it.next();
             } catch (ServiceConfigurationError e) {
                 // ServiceLoader goes on with the next provider after an error (best effort).
-                failed.add(firstLine(e.getMessage()));
+                failed.add(ModelException.firstLine(e.getMessage()));
                 continue;
             }
             PvBackend prev = m.putIfAbsent(b.name(), b);
@@ -75,14 +75,6 @@ public final class PvBackends {
                     + (broken().isEmpty() ? "" : "; providers that failed to load: " + String.join("; ", broken())));
         }
         return b;
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "(no message)";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 
     /** The backend that declares knob {@code name}, or null. */

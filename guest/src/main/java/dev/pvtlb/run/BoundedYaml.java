@@ -71,9 +71,9 @@ public final class BoundedYaml {
     private static ModelException invalid(String file, YamlEngineException e) {
         if (e instanceof MarkedYamlEngineException m) {
             int line = m.getProblemMark().or(m::getContextMark).map(k -> k.getLine() + 1).orElse(0);
-            return new ModelException(file + (line > 0 ? ":" + line : "") + ": not valid YAML: " + firstLine(m.getProblem()));
+            return new ModelException(file + (line > 0 ? ":" + line : "") + ": not valid YAML: " + ModelException.firstLine(m.getProblem()));
         }
-        return new ModelException(file + ": not valid YAML: " + firstLine(e.getMessage()));
+        return new ModelException(file + ": not valid YAML: " + ModelException.firstLine(e.getMessage()));
     }
 
     /**
@@ -120,17 +120,5 @@ public final class BoundedYaml {
                 throw new ModelException(file + ":" + (ln + 1) + ": nested more than " + MAX_DEPTH + " levels deep");
             }
         }
-    }
-
-    /**
-     * The first line of a parser's or a setter's message, for the one-line errors of file readers
-     * in this module (the report module's OneLine, which the commands use, is not visible from here).
-     */
-    static String firstLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        int nl = s.indexOf('\n');
-        return (nl < 0 ? s : s.substring(0, nl)).strip();
     }
 }

@@ -195,6 +195,6 @@ public final class ScenarioFile {
 
     private ModelException error(Node at, String key, String message) {
         int line = at.getStartMark().map(Mark::getLine).orElse(-1) + 1;
-        return new ModelException(file + (line > 0 ? ":" + line : "") + ": " + key + ": " + BoundedYaml.firstLine(message));
+        return new ModelException(file + (line > 0 ? ":" + line : "") + ": " + key + ": " + ModelException.firstLine(message));
     }
 }

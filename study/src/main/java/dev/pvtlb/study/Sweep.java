@@ -1,9 +1,7 @@
 package dev.pvtlb.study;
 
 import dev.pvtlb.model.ModelException;
-import dev.pvtlb.model.NoProgressException;
 import dev.pvtlb.report.Csv;
-import dev.pvtlb.report.OneLine;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.model.InputFile;
@@ -15,12 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorCompletionService;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Function;
 
 /**
@@ -143,54 +135,9 @@ public final class Sweep {
         return any ? 1 : 0;
     }
 
-    /**
-     * Runs the items on a pool of {@code parallel} threads and returns their results in the
-     * items' order. A run that fails on bad input fails the sweep with the run named.
-     */
+    /** The items on a pool of {@code parallel} local threads, results in the items' order. */
     private <T, R> List<R> runLocally(List<T> items, Function<T, R> work, Function<T, String> name)
             throws InterruptedException {
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(parallel, items.size())), r -> {
-            Thread t = new Thread(r, "pvtlb-sweep");
-            t.setDaemon(true); // a failed sweep must not keep the JVM alive
-            return t;
-        });
-        CompletionService<Integer> done = new ExecutorCompletionService<>(pool);
-        List<R> results = new ArrayList<>();
-        for (int i = 0; i < items.size(); i++) {
-            results.add(null);
-        }
-        ProgressBar progress = new ProgressBar(err, false);
-        try {
-            for (int i = 0; i < items.size(); i++) {
-                int k = i;
-                done.submit(() -> {
-                    try {
-                        results.set(k, work.apply(items.get(k)));
-                    } catch (ModelException e) {
-                        throw new ModelException("run " + name.apply(items.get(k)) + ": " + OneLine.of(e.getMessage()));
-                    } catch (NoProgressException e) {
-                        // the watchdog stopped this run: name it, as a refused run is named
-                        throw new NoProgressException("run " + name.apply(items.get(k)) + ": " + OneLine.of(e.getMessage()));
-                    }
-                    return k;
-                });
-            }
-            for (int i = 0; i < items.size(); i++) {
-                Future<Integer> f = done.take();
-                try {
-                    f.get();
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof RuntimeException re) {
-                        throw re;
-                    }
-                    throw new IllegalStateException(e.getCause());
-                }
-                progress.update(i + 1, items.size(), (i + 1) + "/" + items.size() + " runs");
-            }
-        } finally {
-            pool.shutdownNow();
-            progress.done();
-        }
-        return results; // each slot was set by one task, and its completion happens-before take() returned it
+        return LocalRuns.run(items, parallel, work, name, "pvtlb-sweep", new ProgressBar(err, false));
     }
 }
