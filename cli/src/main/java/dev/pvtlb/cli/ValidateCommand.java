@@ -1,13 +1,14 @@
 package dev.pvtlb.cli;
 
 import dev.pvtlb.model.ModelException;
+import dev.pvtlb.report.Json;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Spec;
                 + "(kvm-boost and kvm-sched-yield are not run yet). Each run uses --reps 3 --seed 1."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every experiment ran (a fail verdict is data, not an error; read the table or --json)",
-            "2:bad input (unknown --only id, an output file that cannot be written, --sensitivity without ranges in the profile)",
+            "2:bad input (unknown --only id, an output file that cannot be written, --sensitivity with no ranges in the profile)",
             "3:internal error", "4:a run made no progress (the engine's watchdog)"})
 final class ValidateCommand implements Callable<Integer> {
     @Spec
@@ -42,8 +43,8 @@ final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE", description = "write a self-contained HTML page: published vs emulated per experiment")
     Path html;
 
-    @Option(names = "--sensitivity", description = "re-run each experiment with every ASSUMED profile figure at its low and high end "
-            + "(refused while the profile gives no ranges)")
+    @Option(names = "--sensitivity", description = "re-run each experiment with every ASSUMED profile figure at the low and the high "
+            + "end of its range, one figure at a time, and say where an experiment's direction does not hold")
     boolean sensitivity;
 
     @Option(names = "--parallel", paramLabel = "N", description = "runs at once (default: the number of cores)")
@@ -62,23 +63,33 @@ final class ValidateCommand implements Callable<Integer> {
             throw new ModelException("--parallel must be between 1 and 1024, got " + threads);
         }
         List<ValidationRun> runs = ValidationRunner.runsOf(experiments);
-        if (sensitivity) {
-            Set<String> profiles = new LinkedHashSet<>();
-            for (ValidationRun r : runs) {
-                profiles.add(r.build().guestConfig(0).profile().name());
-            }
-            // Refused before any run: varying a figure needs its range, and the profile format has none yet.
-            throw new ModelException(String.join("; ", profiles.stream().map(AssumedFigures::whySensitivityCannotRun).toList()));
+        if (sensitivity && Sensitivity.rangesOf(runs).isEmpty()) {
+            throw new ModelException("--sensitivity: the runs' profile gives no ASSUMED figure with a range "
+                    + "('# ASSUMED range: LOW..HIGH' above its key); nothing to vary");
         }
-        RunResults results = ValidationRunner.run(runs, threads, new ProgressBar(spec.commandLine().getErr(), quiet));
+        ProgressBar progress = new ProgressBar(spec.commandLine().getErr(), quiet);
+        RunResults results = ValidationRunner.run(runs, threads, progress);
         List<ValidationResult> outcome = experiments.stream().map(e -> ValidationResult.of(e, results)).toList();
         ValidationReport report = new ValidationReport(outcome);
+        // Sensitivity runs after the table's runs, so a failing figure is seen before the long part.
+        Sensitivity s = sensitivity ? Sensitivity.run(experiments, outcome, runs, threads, progress) : null;
         report.print(spec.commandLine().getOut());
+        if (s != null) {
+            s.print(spec.commandLine().getOut());
+        }
         if (json != null) {
-            ReportFile.write(json, "--json", report.toJson());
+            Map<String, Object> m = report.toMap();
+            if (s != null) {
+                m.put("sensitivity", s.toMap());
+            }
+            ReportFile.write(json, "--json", Json.write(m));
         }
         if (html != null) {
-            ReportFile.write(html, "--html", report.toHtml());
+            String page = report.toHtml();
+            if (s != null) {
+                page = page.replace("</body></html>", s.toHtml() + "</body></html>");
+            }
+            ReportFile.write(html, "--html", page);
         }
         return 0;
     }

@@ -17,6 +17,10 @@ import java.util.Set;
  * a flat YAML file of {@code key: value} lines whose comments cite each figure's source.
  * Built-in profiles live under {@code dev/pvtlb/profile/}; a user's file may give
  * {@code extends: NAME} and override any subset of its keys.
+ *
+ * <p>A figure with no public source is ASSUMED, and says how far it may be off: the comment line
+ * just above its key reads {@code # ASSUMED range: LOW..HIGH}. The value must lie in its range;
+ * {@code pvtlb validate --sensitivity} re-runs each experiment with the figure at either end.
  */
 public final class Profile {
     /** Every key a profile must define, so a typo is an error rather than a silent default. */
@@ -35,11 +39,20 @@ public final class Profile {
     private final String name;
     private final String arch;
     private final Map<String, Double> values;
+    private final Map<String, Range> assumed;
 
-    private Profile(String name, String arch, Map<String, Double> values) {
+    /** The plausible span of an ASSUMED figure, as its profile states it. */
+    public record Range(double low, double high) {
+        public boolean contains(double v) {
+            return low <= v && v <= high;
+        }
+    }
+
+    private Profile(String name, String arch, Map<String, Double> values, Map<String, Range> assumed) {
         this.name = name;
         this.arch = arch;
         this.values = Collections.unmodifiableMap(values);
+        this.assumed = Collections.unmodifiableMap(assumed);
     }
 
     public String name() {
@@ -52,6 +65,11 @@ public final class Profile {
 
     public Map<String, Double> values() {
         return values;
+    }
+
+    /** The ASSUMED figures and their ranges, in file order (inherited ones first). */
+    public Map<String, Range> assumedRanges() {
+        return assumed;
     }
 
     /** A cost in nanoseconds, rounded to the model's clock resolution (at least 0). */
@@ -83,7 +101,7 @@ public final class Profile {
             check(e.getKey(), e.getValue(), source);
             m.put(e.getKey(), e.getValue());
         }
-        return new Profile(name, arch, m);
+        return new Profile(name, arch, m, new LinkedHashMap<>(assumed));
     }
 
     /** Largest profile file read. */
@@ -125,17 +143,31 @@ public final class Profile {
 
     private static Profile parse(String text, String source, int depth) {
         Map<String, Double> m = new LinkedHashMap<>();
+        Map<String, Range> ranges = new LinkedHashMap<>();
         String name = null;
         String arch = null;
+        Range pending = null;
+        int pendingLine = 0;
         String[] lines = text.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
             int hash = line.indexOf('#');
             if (hash >= 0) {
+                Range r = rangeOf(line.substring(hash + 1).strip(), source + ":" + (i + 1));
+                if (r != null) {
+                    if (pending != null) {
+                        throw new ModelException(source + ":" + pendingLine + ": ASSUMED range is not followed by its key");
+                    }
+                    pending = r;
+                    pendingLine = i + 1;
+                }
                 line = line.substring(0, hash);
             }
             line = line.strip();
             if (line.isEmpty()) {
+                if (pending != null && hash < 0) {
+                    throw new ModelException(source + ":" + pendingLine + ": ASSUMED range is not followed by its key");
+                }
                 continue;
             }
             int colon = line.indexOf(':');
@@ -157,6 +189,7 @@ public final class Profile {
                     }
                     Profile base = load(val, depth + 1);
                     m.putAll(base.values);
+                    ranges.putAll(base.assumed);
                     arch = base.arch;
                 }
                 default -> {
@@ -168,15 +201,57 @@ public final class Profile {
                     }
                     check(key, d, source + ":" + (i + 1));
                     m.put(key, d);
+                    if (pending != null) {
+                        if (!pending.contains(d)) {
+                            throw new ModelException(source + ":" + (i + 1) + ": " + key + " = " + val
+                                    + " lies outside its ASSUMED range " + pending.low() + ".." + pending.high());
+                        }
+                        ranges.put(key, pending);
+                    } else {
+                        ranges.remove(key); // a sourced figure overriding an assumed one
+                    }
                 }
             }
+            if (pending != null && ranges.get(key) != pending) {
+                throw new ModelException(source + ":" + pendingLine + ": ASSUMED range is not followed by a figure");
+            }
+            pending = null;
+        }
+        if (pending != null) {
+            throw new ModelException(source + ":" + pendingLine + ": ASSUMED range is not followed by its key");
         }
         for (String k : KEYS) {
             if (!m.containsKey(k)) {
                 throw new ModelException(source + ": profile lacks " + k);
             }
         }
-        return new Profile(name == null ? source : name, arch == null ? "x86" : arch, m);
+        return new Profile(name == null ? source : name, arch == null ? "x86" : arch, m, ranges);
+    }
+
+    /** The range a comment states ({@code ASSUMED range: LOW..HIGH}), or null for any other comment. */
+    private static Range rangeOf(String comment, String where) {
+        String tag = "ASSUMED range:";
+        if (!comment.startsWith(tag)) {
+            return null;
+        }
+        String spec = comment.substring(tag.length()).strip();
+        int space = spec.indexOf(' ');
+        if (space > 0) {
+            spec = spec.substring(0, space); // words after the range explain it
+        }
+        int dots = spec.indexOf("..");
+        try {
+            if (dots > 0) {
+                double low = Double.parseDouble(spec.substring(0, dots));
+                double high = Double.parseDouble(spec.substring(dots + 2));
+                if (low >= 0 && low <= high && high <= 1e12) {
+                    return new Range(low, high);
+                }
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new ModelException(where + ": expected 'ASSUMED range: LOW..HIGH' with 0 <= LOW <= HIGH, got '" + comment + "'");
     }
 
     private static void check(String key, double d, String where) {

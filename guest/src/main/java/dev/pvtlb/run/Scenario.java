@@ -31,6 +31,8 @@ public final class Scenario {
     private int reps = 1;
     /** A profile name or file; null: the workload's own choice (the default profile, unless it overrides). */
     private String profile;
+    /** {@code profile.KEY=VALUE} settings: single figures of the profile replaced, in the order given. */
+    private final Map<String, Double> profileFigures = new LinkedHashMap<>();
     private Integer vcpus;
     private Topology topology;
     private Boolean sharedSmtTlb;
@@ -60,6 +62,7 @@ public final class Scenario {
         c.seed = seed;
         c.reps = reps;
         c.profile = profile;
+        c.profileFigures.putAll(profileFigures);
         c.vcpus = vcpus;
         c.topology = topology;
         c.sharedSmtTlb = sharedSmtTlb;
@@ -168,13 +171,15 @@ public final class Scenario {
             case "seed" -> seed = parseLong(key, v, Long.MIN_VALUE, Long.MAX_VALUE);
             case "reps" -> reps((int) parseLong(key, v, 1, MAX_REPS));
             default -> {
-                if (workload.parameters().containsKey(key)) {
+                if (key.startsWith(PROFILE_FIGURE)) {
+                    profileFigure(key.substring(PROFILE_FIGURE.length()), v);
+                } else if (workload.parameters().containsKey(key)) {
                     params.put(key, v);
                 } else if (GuestKnobs.SPECS.stream().anyMatch(k -> k.name().equals(key)) || PvBackends.ownerOf(key) != null) {
                     knobs.put(key, v); // values are checked at boot, against the chosen backend
                 } else {
                     throw new ModelException("unknown setting '" + key + "' (machine: vcpus, topology, smt.sharedTlb, memory, "
-                            + "pcpus, vms, profile, quantum, speculation, seed, reps; workload: " + String.join(", ", workload.parameters().keySet())
+                            + "pcpus, vms, profile, profile.KEY, quantum, speculation, seed, reps; workload: " + String.join(", ", workload.parameters().keySet())
                             + "; knobs: " + String.join(", ", GuestKnobs.SPECS.stream().map(k -> k.name()).toList())
                             + " and the backends' (pvtlb backends))");
                 }
@@ -182,6 +187,26 @@ public final class Scenario {
         }
         settings.add(key + "=" + v); // only settings that were taken
         return this;
+    }
+
+    /** The prefix of a setting that replaces one figure of the profile, e.g. {@code profile.ipi.send.ns=80}. */
+    public static final String PROFILE_FIGURE = "profile.";
+
+    private void profileFigure(String key, String v) {
+        if (!Profile.KEYS.contains(key)) {
+            throw new ModelException("unknown profile figure '" + key + "' in profile." + key + " (figures: "
+                    + String.join(", ", Profile.KEYS) + ")");
+        }
+        double d;
+        try {
+            d = Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new ModelException("profile." + key + " must be a number, got '" + v + "'");
+        }
+        if (!(d >= 0) || d > 1e12) {
+            throw new ModelException("profile." + key + " must be between 0 and 1e12, got " + v);
+        }
+        profileFigures.put(key, d);
     }
 
     /** SOCKETSxCORESxTHREADS, e.g. 2x28x2. */
@@ -242,6 +267,9 @@ public final class Scenario {
         }
         if (profile != null) {
             b.profile(Profile.load(profile));
+        }
+        if (!profileFigures.isEmpty()) {
+            b.profile(b.profile().with(profileFigures, "--set profile.KEY"));
         }
         if (pcpus != null) {
             b.pcpus(pcpus);

@@ -1,0 +1,262 @@
+package dev.pvtlb.cli;
+
+import dev.pvtlb.profile.Profile;
+import dev.pvtlb.report.Html;
+import dev.pvtlb.report.Json;
+import dev.pvtlb.report.ProgressBar;
+import dev.pvtlb.run.RunReport;
+import dev.pvtlb.run.Scenario;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code pvtlb validate --sensitivity}: one figure at a time, every ASSUMED figure of the runs'
+ * profile is set to the low and then the high end of the range its profile states, and each
+ * experiment is computed again. An experiment is reproduced only if its direction holds at both
+ * ends of every range (validation.md, "Sensitivity"): a figure's direction is the sign of its
+ * change (a percentage against 0, a ratio against 1) as published; where the band itself
+ * straddles "no change" (rcu-table-free's +-1%), the direction is "inside the band". Absolute
+ * figures (ns) have no direction; their spread over the ends is shown.
+ */
+final class Sensitivity {
+    /** One end of one figure's range, and what each experiment's figures came to there. */
+    record End(String key, double value, Map<String, List<Double>> emulated) {}
+
+    /** A figure whose direction did not hold at one end. */
+    record Break(String experiment, String figure, String key, double value, String emulated) {}
+
+    private final List<ValidationResult> mid;
+    private final Map<String, Profile.Range> ranges;
+    private final List<End> ends;
+
+    private Sensitivity(List<ValidationResult> mid, Map<String, Profile.Range> ranges, List<End> ends) {
+        this.mid = mid;
+        this.ranges = ranges;
+        this.ends = ends;
+    }
+
+    /** The ASSUMED ranges of the profiles the runs use (a figure assumed in any of them). */
+    static Map<String, Profile.Range> rangesOf(List<ValidationRun> runs) {
+        Map<String, Profile.Range> ranges = new TreeMap<>();
+        for (ValidationRun r : runs) {
+            ranges.putAll(r.build().guestConfig(0).profile().assumedRanges());
+        }
+        return ranges;
+    }
+
+    /** The run {@code r} with one profile figure replaced; its key says which. */
+    static ValidationRun variant(ValidationRun r, String key, double value) {
+        List<String> sets = new ArrayList<>(r.sets());
+        sets.add(Scenario.PROFILE_FIGURE + key + "=" + Json.number(value));
+        return new ValidationRun(r.key() + "@" + key + "=" + Json.number(value), r.scenario(), r.backend(), List.copyOf(sets));
+    }
+
+    /** Runs every experiment at both ends of every range ({@code parallel} runs at once). */
+    static Sensitivity run(List<ValidationExperiment> experiments, List<ValidationResult> mid, List<ValidationRun> runs,
+                           int parallel, ProgressBar progress) throws InterruptedException {
+        Map<String, Profile.Range> ranges = rangesOf(runs);
+        List<ValidationRun> all = new ArrayList<>();
+        for (Map.Entry<String, Profile.Range> e : ranges.entrySet()) {
+            for (double v : ends(e.getValue())) {
+                for (ValidationRun r : runs) {
+                    all.add(variant(r, e.getKey(), v));
+                }
+            }
+        }
+        RunResults results = ValidationRunner.run(all, parallel, progress);
+        List<End> ends = new ArrayList<>();
+        for (Map.Entry<String, Profile.Range> e : ranges.entrySet()) {
+            for (double v : ends(e.getValue())) {
+                String suffix = "@" + e.getKey() + "=" + Json.number(v);
+                Map<String, RunReport> view = new LinkedHashMap<>();
+                for (ValidationRun r : runs) {
+                    view.put(r.key(), results.reports().get(r.key() + suffix));
+                }
+                RunResults at = new RunResults(view);
+                Map<String, List<Double>> emulated = new LinkedHashMap<>();
+                for (ValidationExperiment x : experiments) {
+                    emulated.put(x.id(), ValidationResult.of(x, at).figures().stream().map(ValidationResult.Figure::emulated).toList());
+                }
+                ends.add(new End(e.getKey(), v, emulated));
+            }
+        }
+        return new Sensitivity(mid, ranges, ends);
+    }
+
+    private static double[] ends(Profile.Range r) {
+        return r.low() == r.high() ? new double[] {r.low()} : new double[] {r.low(), r.high()};
+    }
+
+    /**
+     * Whether {@code emulated} goes the way the published figure does: same sign of change, or
+     * inside the band where the band allows no change; always for an absolute figure.
+     */
+    static boolean directionHolds(ValidationFigure f, double emulated) {
+        if (Double.isNaN(emulated)) {
+            return false;
+        }
+        double neutral = switch (f.unit()) {
+            case PERCENT -> 0;
+            case RATIO -> 1;
+            case NS -> Double.NaN;
+        };
+        if (Double.isNaN(neutral)) {
+            return true;
+        }
+        if (f.band().contains(neutral)) {
+            return f.band().contains(emulated);
+        }
+        return Math.signum(emulated - neutral) == Math.signum(f.published() - neutral);
+    }
+
+    /** Every figure whose direction broke, in experiment and range order. */
+    List<Break> breaks() {
+        List<Break> out = new ArrayList<>();
+        for (ValidationResult r : mid) {
+            List<ValidationFigure> figures = r.experiment().figures();
+            for (End e : ends) {
+                List<Double> values = e.emulated().get(r.experiment().id());
+                for (int i = 0; i < figures.size(); i++) {
+                    ValidationFigure f = figures.get(i);
+                    if (!directionHolds(f, values.get(i))) {
+                        out.add(new Break(r.experiment().id(), f.name(), e.key(), e.value(), f.unit().format(values.get(i))));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Reproduced: passes at the profile's values and keeps its direction at every end. */
+    boolean reproduced(ValidationResult r) {
+        return r.pass() && breaks().stream().noneMatch(b -> b.experiment().equals(r.experiment().id()));
+    }
+
+    private int endsHeld(ValidationResult r) {
+        int held = 0;
+        for (End e : ends) {
+            List<Double> values = e.emulated().get(r.experiment().id());
+            boolean ok = true;
+            for (int i = 0; i < values.size(); i++) {
+                ok &= directionHolds(r.experiment().figures().get(i), values.get(i));
+            }
+            held += ok ? 1 : 0;
+        }
+        return held;
+    }
+
+    /** The span of a figure over every end: lowest and highest emulated value. */
+    private double[] span(ValidationResult r, int figure) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (End e : ends) {
+            double v = e.emulated().get(r.experiment().id()).get(figure);
+            if (!Double.isNaN(v)) {
+                lo = Math.min(lo, v);
+                hi = Math.max(hi, v);
+            }
+        }
+        return new double[] {lo, hi};
+    }
+
+    void print(PrintWriter out) {
+        out.printf("%nsensitivity: %d ASSUMED figures, each at the low and the high end of its range (%s), one at a time%n%n",
+                ranges.size(), String.join(", ", ranges.entrySet().stream()
+                        .map(e -> e.getKey() + " " + Json.number(e.getValue().low()) + ".." + Json.number(e.getValue().high())).toList()));
+        String row = "%-19s %-47s %-11s %-25s %s%n";
+        out.printf(row, "id", "figure", "emulated", "over all ends", "direction");
+        for (ValidationResult r : mid) {
+            for (int i = 0; i < r.figures().size(); i++) {
+                ValidationResult.Figure f = r.figures().get(i);
+                FigureUnit u = f.figure().unit();
+                double[] s = span(r, i);
+                int broke = 0;
+                for (End e : ends) {
+                    broke += directionHolds(f.figure(), e.emulated().get(r.experiment().id()).get(i)) ? 0 : 1;
+                }
+                out.printf(row, r.experiment().id(), f.figure().name(), u.format(f.emulated()), u.format(s[0]) + " .. " + u.format(s[1]),
+                        u == FigureUnit.NS ? "n/a (absolute)" : broke == 0 ? "holds at every end" : "breaks at " + broke + " end(s)");
+            }
+        }
+        List<Break> breaks = breaks();
+        if (!breaks.isEmpty()) {
+            out.printf("%nwhere a direction breaks:%n");
+            for (ValidationResult r : mid) {
+                for (ValidationResult.Figure f : r.figures()) {
+                    List<Break> mine = breaks.stream()
+                            .filter(b -> b.experiment().equals(r.experiment().id()) && b.figure().equals(f.figure().name())).toList();
+                    if (mine.isEmpty()) {
+                        continue;
+                    }
+                    if (!directionHolds(f.figure(), f.emulated())) {
+                        // Wrong already at the profile's own values: the ends add nothing to read.
+                        out.printf("  %s: %s goes the wrong way at the profile's values (%s), and at %d of %d ends%n", r.experiment().id(),
+                                f.figure().name(), f.figure().unit().format(f.emulated()), mine.size(), ends.size());
+                    } else {
+                        out.printf("  %s: %s: %s%n", r.experiment().id(), f.figure().name(), String.join(", ", mine.stream()
+                                .map(b -> b.key() + "=" + Json.number(b.value()) + " gives " + b.emulated()).toList()));
+                    }
+                }
+            }
+        }
+        List<String> verdicts = new ArrayList<>();
+        for (ValidationResult r : mid) {
+            verdicts.add(r.experiment().id() + " " + (reproduced(r) ? "reproduced" : "not reproduced"));
+        }
+        out.printf("%nreproduced (pass, and direction at both ends of every range): %s%n", String.join(", ", verdicts));
+    }
+
+    /** The JSON section: ranges, per experiment the ends held and each break. */
+    Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        Map<String, Object> rs = new LinkedHashMap<>();
+        ranges.forEach((k, r) -> {
+            Map<String, Object> lh = new LinkedHashMap<>();
+            lh.put("low", r.low());
+            lh.put("high", r.high());
+            rs.put(k, lh);
+        });
+        m.put("ranges", rs);
+        List<Object> xs = new ArrayList<>();
+        List<Break> breaks = breaks();
+        for (ValidationResult r : mid) {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("id", r.experiment().id());
+            x.put("ends", ends.size());
+            x.put("ends_direction_holds", endsHeld(r));
+            x.put("reproduced", reproduced(r));
+            List<Object> bs = new ArrayList<>();
+            for (Break b : breaks) {
+                if (b.experiment().equals(r.experiment().id())) {
+                    Map<String, Object> bm = new LinkedHashMap<>();
+                    bm.put("figure", b.figure());
+                    bm.put("profile_key", b.key());
+                    bm.put("value", b.value());
+                    bm.put("emulated", b.emulated());
+                    bs.add(bm);
+                }
+            }
+            x.put("breaks", bs);
+            xs.add(x);
+        }
+        m.put("experiments", xs);
+        return m;
+    }
+
+    /** An HTML section for the validate page. */
+    String toHtml() {
+        StringBuilder b = new StringBuilder("<h2>Sensitivity</h2>\n<p>Every ASSUMED figure at the low and the high end of its range, "
+                + "one at a time.</p>\n<table><tr><th>experiment</th><th>ends where the direction holds</th><th>reproduced</th></tr>\n");
+        for (ValidationResult r : mid) {
+            boolean ok = reproduced(r);
+            b.append("<tr><td>").append(Html.escape(r.experiment().id())).append("</td><td>").append(endsHeld(r)).append(" of ")
+                    .append(ends.size()).append("</td><td class='").append(ok ? "pass" : "fail").append("'>")
+                    .append(ok ? "yes" : "no").append("</td></tr>\n");
+        }
+        return b.append("</table>\n").toString();
+    }
+}
