@@ -15,7 +15,8 @@ class ExplorerScheduleBenchTest {
         try {
             ScheduleRun first = b.schedule();
             assertFalse(first.found(), "native IPIs wait for gup_fast");
-            assertEquals(1090, first.steps(), "schedule 0 of random seed 2 runs the scenario to its end");
+            // 1092: smp_call_function_many queues its csds and sends its IPIs in two steps, as the kernel orders them.
+            assertEquals(1092, first.steps(), "schedule 0 of random seed 2 runs the scenario to its end");
             assertEquals(4, first.choices().size());
             for (int i = 0; i < 3; i++) {
                 assertFalse(b.schedule().found(), "native IPIs wait for gup_fast");

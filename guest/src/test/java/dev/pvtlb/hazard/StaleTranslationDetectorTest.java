@@ -49,7 +49,7 @@ class StaleTranslationDetectorTest {
      * dropped sibling that runs the mm keeps its translations.
      */
     @ParameterizedTest
-    @CsvSource({"5", "6"})
+    @CsvSource({"5", "8"}) // seeds whose schedule puts the kept thread in lazy mode at a flush (6 did until line transfers were priced)
     void theShortcutWithSharedTlbsFailsWhenTheKeptThreadIsLazy(long seed) {
         GuestConfig cfg = GuestConfig.builder().topology(new Topology(1, 4, 2)).seed(seed).sharedSmtTlb(true)
                 .knob("native.smtSiblingDedup", "true").knob("lazy", "skip").build();

@@ -19,12 +19,15 @@ final class CallFunctionInterrupt extends InternalPath {
             batch.addAll(cpu.callSingleQueue);
             cpu.callSingleQueue.clear();
             pc = 1;
-            return half;
+            // llist_del_all(): an xchg on the queue head, which senders' llist_add() also write.
+            return half + cpu.writeLine(cpu.callSingleQueueLine, cpu.kernel().engine().now() + half);
         }
         Csd csd = batch.poll();
         if (csd != null) {
-            long cost = cpu.kernel().costs().csdRunNs + csd.func.run(cpu);
-            csd.done.run();
+            // Read the csd (func, info) from its sender's cache; csd_unlock() then takes the line back
+            // from the sender, whose csd_lock() and csd_lock_wait() touched it.
+            long cost = cpu.lineFrom(csd.from) + cpu.kernel().costs().csdRunNs + csd.func.run(cpu) + cpu.lineFrom(csd.from);
+            csd.done.accept(cpu);
             return cost;
         }
         cpu.irqEnable();

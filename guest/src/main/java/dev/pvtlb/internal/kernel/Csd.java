@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.smp.CallFunction;
+import java.util.function.Consumer;
 
 /**
  * {@code call_single_data_t}: one queued cross-CPU call. The initiator holds the csd lock
@@ -8,10 +9,14 @@ import dev.pvtlb.smp.CallFunction;
  * what {@code csd_lock_wait} spins on.
  */
 final class Csd {
+    /** The CPU that queued it: the csd lives in its per-CPU cfd, so its line comes from there. */
+    final KernelCpu from;
     final CallFunction func;
-    final Runnable done;
+    /** csd_unlock(), given the CPU that ran the function. */
+    final Consumer<KernelCpu> done;
 
-    Csd(CallFunction func, Runnable done) {
+    Csd(KernelCpu from, CallFunction func, Consumer<KernelCpu> done) {
+        this.from = from;
         this.func = func;
         this.done = done;
     }

@@ -50,8 +50,11 @@ public final class FlushTlbMmRange extends KernelPath {
                 s = 0;
                 e = FlushTlbInfo.FLUSH_ALL;
             }
-            // inc_mm_tlb_gen(): an atomic on the mm's context line, a full barrier.
-            long cost = mm.tlbGenLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
+            // inc_mm_tlb_gen(): an atomic on the mm's context line, a full barrier; then
+            // get_flush_tlb_info() fills this CPU's flush_tlb_info, which the targets will read.
+            long now = g.engine().now();
+            long cost = cpu.writeLine(mm.tlbGenLine(), now);
+            cost += cpu.writeLine(cpu.flushTlbInfoLine, now + cost);
             long gen = mm.incTlbGen();
             info = new FlushTlbInfo(mm, s, e, strideShift, freedTables, gen, cpu.id);
             if (g.checker() != null) {
@@ -62,6 +65,8 @@ public final class FlushTlbMmRange extends KernelPath {
                 pc = 1;
                 return cost;
             }
+            // cpumask_any_but(mm_cpumask(mm), cpu): a read of the mask other CPUs set and clear.
+            cost += cpu.readLine(mm.cpumaskLine(), now + cost);
             if (mm.cpumask().anyBut(cpu.id) >= 0) {
                 pc = 1;
                 g.pvOps().flushTlbMulti(cpu, mm.cpumask(), info);

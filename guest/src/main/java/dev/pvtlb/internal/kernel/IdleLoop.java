@@ -38,15 +38,16 @@ public final class IdleLoop extends InternalPath {
         if (!idleEntered) {
             idleEntered = true;
             g.rcu().quiescentState(c);
+            long cost = g.costs().idleEnterNs;
             if (g.knobs().lazy == LazyMode.OFF) {
                 c.call(new SwitchMmPath(null));
             } else {
-                SwitchMm.enterLazyTlb(c);
+                cost += SwitchMm.enterLazyTlb(c);
                 if (g.speculation() != null && c.tlbState.isLazy) {
                     g.speculation().wentLazy(c);
                 }
             }
-            return g.costs().idleEnterNs;
+            return cost;
         }
         c.extendedQs(true);
         g.rcu().quiescentState(c);

@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.smp.MmHandle;
+import dev.pvtlb.internal.mm.ContendedLine;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.internal.profile.Costs;
@@ -37,6 +38,14 @@ public final class KernelCpu implements Cpu, Event {
     private KernelCpu[] tlbSharers = new KernelCpu[0];
     /** Offset of this thread's hardware PCIDs in a TLB shared with siblings. */
     private int pcidBase = 0;
+
+    // Per-CPU kernel state other CPUs touch, a cache line each (see ContendedLine).
+    /** call_single_queue's head: llist_add() by senders, llist_del_all() by this CPU's handler. */
+    final ContendedLine callSingleQueueLine = new ContendedLine();
+    /** cpu_tlbstate_shared.is_lazy: written by this CPU, read by flush senders' should_flush_tlb(). */
+    final ContendedLine tlbstateSharedLine = new ContendedLine();
+    /** This CPU's flush_tlb_info (a per-CPU variable since 5.x): written here, read by the targets. */
+    final ContendedLine flushTlbInfoLine = new ContendedLine();
 
     // Interrupts: the call-function vector only (the one TLB shootdown uses).
     private int irqOff;
@@ -286,10 +295,30 @@ public final class KernelCpu implements Cpu, Event {
      * Queues a csd on this CPU: {@code func} to run here, {@code done} to run once it has
      * (csd_unlock). True when the queue was empty, i.e. the sender must IPI.
      */
-    public boolean queueCsd(CallFunction func, Runnable done) {
+    public boolean queueCsd(KernelCpu from, CallFunction func, java.util.function.Consumer<KernelCpu> done) {
         boolean wasEmpty = callSingleQueue.isEmpty();
-        callSingleQueue.add(new Csd(func, done));
+        callSingleQueue.add(new Csd(from, func, done));
         return wasEmpty;
+    }
+
+    /** A load of {@code line} by this CPU at {@code at}: its cost in ns, waiting for transfers in flight included. */
+    public long readLine(ContendedLine line, long at) {
+        return line.read(id, socket, core, at, guest.costs());
+    }
+
+    /** A store or atomic on {@code line} by this CPU at {@code at}: its cost in ns, waiting included. */
+    public long writeLine(ContendedLine line, long at) {
+        return line.write(id, socket, core, at, guest.costs());
+    }
+
+    /**
+     * One cache line that only this CPU and {@code other} touch, taken from {@code other}'s
+     * cache (a csd between its sender and its target): a hit between SMT siblings, which share
+     * the core's caches, else a same- or cross-socket transfer.
+     */
+    public long lineFrom(KernelCpu other) {
+        Costs c = guest.costs();
+        return other.core == core ? c.lineLocalNs : other.socket == socket ? c.lineSameSocketNs : c.lineCrossSocketNs;
     }
 
     /** Schedules the call-function IPI's arrival at {@code time}. */
@@ -502,6 +531,9 @@ public final class KernelCpu implements Cpu, Event {
         irqOff = 0;
         callFunctionPending = false;
         callSingleQueue.clear();
+        callSingleQueueLine.reset();
+        tlbstateSharedLine.reset();
+        flushTlbInfoLine.reset();
         ipiHandler.reset();
         java.util.Arrays.fill(stack, null);
         depth = 0;

@@ -20,10 +20,15 @@ public final class SmpCallFunctionMany extends KernelPath {
     private final CpuCondition cond;
     private final boolean runLocal;
     private final String name;
-    private Cpu initiator;
+    private KernelCpu initiator;
     private int outstanding;
+    /** Targets whose queue was empty: they get the IPI (step 1). */
+    private KernelCpu[] ipi;
+    private int nIpi;
+    /** The target whose csd_unlock() ended the wait: csd_lock_wait() reads that line last. */
+    private KernelCpu lastDone;
     /** csd_unlock() by a target, as each csd carries it. */
-    private final Runnable complete = this::complete;
+    private final java.util.function.Consumer<KernelCpu> complete = this::complete;
 
     public SmpCallFunctionMany(String name, CpuMask mask, CallFunction func, CpuCondition cond, boolean runLocal) {
         this.name = name;
@@ -40,23 +45,43 @@ public final class SmpCallFunctionMany extends KernelPath {
             case 0 -> {
                 initiator = cpu;
                 KernelCpu[] all = cpu.kernel().cpus();
-                KernelCpu[] ipi = new KernelCpu[mask.weight()];
-                int n = 0;
+                ipi = new KernelCpu[mask.weight()];
+                nIpi = 0;
+                long now = cpu.kernel().engine().now();
+                long cost = 0;
                 for (int c = mask.next(0); c >= 0; c = mask.next(c + 1)) {
                     KernelCpu t = all[c];
-                    if (t == cpu || !t.online() || (cond != null && !cond.test(t))) {
+                    if (t == cpu || !t.online()) {
                         continue;
                     }
+                    if (cond != null) {
+                        // The condition (should_flush_tlb) reads the target's cpu_tlbstate_shared line.
+                        cost += cpu.readLine(t.tlbstateSharedLine, now + cost);
+                        if (!cond.test(t)) {
+                            continue;
+                        }
+                    }
                     outstanding++;
-                    if (t.queueCsd(func, complete)) {
-                        ipi[n++] = t;
+                    // csd_lock() on the csd for t (last written by t's csd_unlock), then llist_add()
+                    // on t's call_single_queue: a locked cmpxchg other senders may be queued on.
+                    cost += cpu.lineFrom(t);
+                    cost += cpu.writeLine(t.callSingleQueueLine, now + cost);
+                    if (t.queueCsd(cpu, func, complete)) {
+                        ipi[nIpi++] = t;
                     }
                 }
                 pc = 1;
-                return n == 0 ? 0 : cpu.kernel().ipiDelivery().send(cpu, ipi, n);
+                return cost;
             }
             case 1 -> {
+                // send_call_function_ipi_mask(): after every csd is queued, as the kernel does it.
                 pc = 2;
+                long cost = nIpi == 0 ? 0 : cpu.kernel().ipiDelivery().send(cpu, ipi, nIpi);
+                ipi = null;
+                return cost;
+            }
+            case 2 -> {
+                pc = 3;
                 if (runLocal && mask.test(cpu.id) && (cond == null || cond.test(cpu))) {
                     return func.run(cpu);
                 }
@@ -68,16 +93,18 @@ public final class SmpCallFunctionMany extends KernelPath {
         }
     }
 
-    private long waitStep(Cpu cpu) {
+    private long waitStep(KernelCpu cpu) {
         if (outstanding > 0) {
             return BLOCK;
         }
         cpu.ret();
-        return 0;
+        // csd_lock_wait() sees the last unlock only once that csd's line has come back.
+        return lastDone == null ? 0 : cpu.lineFrom(lastDone);
     }
 
     /** csd_unlock() by a target: the last one lets the initiator's wait end. */
-    void complete() {
+    void complete(KernelCpu by) {
+        lastDone = by;
         if (--outstanding == 0) {
             initiator.wake();
         }
@@ -85,7 +112,7 @@ public final class SmpCallFunctionMany extends KernelPath {
 
     @Override
     public TimeCategory category() {
-        return pc == 2 ? TimeCategory.IPI_WAIT : TimeCategory.KERNEL;
+        return pc == 3 ? TimeCategory.IPI_WAIT : TimeCategory.KERNEL;
     }
 
     @Override

@@ -21,10 +21,13 @@ public final class SwitchMm {
         int prevAsid = ts.loadedMmAsid;
         boolean wasLazy = ts.isLazy;
         long cost = 0;
+        long now = g.engine().now();
         int newAsid;
         boolean needFlush;
         long nextTlbGen;
         if (wasLazy) {
+            // this_cpu_write(cpu_tlbstate_shared.is_lazy, false): a line flush senders read.
+            cost += cpu.writeLine(cpu.tlbstateSharedLine, now);
             ts.isLazy = false;
         }
         if (prev == next) {
@@ -33,9 +36,10 @@ public final class SwitchMm {
             }
             // Leaving lazy mode: read tlb_gen (after smp_mb) to see whether flushes were skipped.
             if (g.mmCpumaskTracked() && !next.cpumask().test(cpu.id)) {
-                cost += next.cpumaskLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
+                cost += cpu.writeLine(next.cpumaskLine(), now + cost);
                 next.cpumask().set(cpu.id);
             }
+            cost += cpu.readLine(next.tlbGenLine(), now + cost);
             nextTlbGen = next.tlbGen();
             if (ts.tlbGen[prevAsid] == nextTlbGen) {
                 return cost;
@@ -45,13 +49,14 @@ public final class SwitchMm {
         } else {
             // Stop remote flushes for the previous mm; init_mm is never flushed by IPI.
             if (!prev.isInitMm() && g.mmCpumaskTracked()) {
-                cost += prev.cpumaskLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
+                cost += cpu.writeLine(prev.cpumaskLine(), now + cost);
                 prev.cpumask().clear(cpu.id);
             }
             if (!next.isInitMm() && g.mmCpumaskTracked() && !next.cpumask().test(cpu.id)) {
-                cost += next.cpumaskLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
+                cost += cpu.writeLine(next.cpumaskLine(), now + cost);
                 next.cpumask().set(cpu.id);
             }
+            cost += cpu.readLine(next.tlbGenLine(), now + cost);
             nextTlbGen = next.tlbGen();
             // choose_new_asid()
             newAsid = -1;
@@ -73,7 +78,6 @@ public final class SwitchMm {
             }
         }
         cost += c.cr3WriteNs;
-        long now = g.engine().now();
         if (needFlush) {
             ts.ctxId[newAsid] = next.ctxId();
             ts.tlbGen[newAsid] = nextTlbGen;
@@ -90,11 +94,15 @@ public final class SwitchMm {
         return cost;
     }
 
-    /** enter_lazy_tlb(): keep the old mm loaded, only mark the CPU lazy. */
-    public static void enterLazyTlb(KernelCpu cpu) {
+    /**
+     * enter_lazy_tlb(): keep the old mm loaded, only mark the CPU lazy (a write of
+     * cpu_tlbstate_shared.is_lazy, the line flush senders read). Returns its cost in ns.
+     */
+    public static long enterLazyTlb(KernelCpu cpu) {
         if (cpu.tlbState.loadedMm.isInitMm()) {
-            return;
+            return 0;
         }
         cpu.tlbState.isLazy = true;
+        return cpu.writeLine(cpu.tlbstateSharedLine, cpu.kernel().engine().now());
     }
 }

@@ -26,10 +26,15 @@ public final class TlbFlush {
         long cost = 0;
         if (!local) {
             g.vmstat().inc(Counter.NR_TLB_REMOTE_FLUSH_RECEIVED);
+            KernelCpu[] all = g.cpus();
+            if (f.initiatingCpu >= 0 && f.initiatingCpu < all.length && all[f.initiatingCpu] != cpu) {
+                // The request itself: the sender's per-CPU flush_tlb_info, read from its cache.
+                cost += cpu.readLine(all[f.initiatingCpu].flushTlbInfoLine, now);
+            }
         }
         if (f.mm != null && f.mm != loaded) {
             // The CPU was left in the mm_cpumask of the target mm: clear it.
-            cost += ((Mm) f.mm).cpumaskLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
+            cost += cpu.writeLine(((Mm) f.mm).cpumaskLine(), now + cost);
             f.mm.cpumask().clear(cpu.id);
             g.trace().tlbFlush(now, cpu.id, TlbFlushReason.TLB_REMOTE_WRONG_CPU, 0);
             return cost;
@@ -47,6 +52,8 @@ public final class TlbFlush {
         if (f.newTlbGen <= localGen) {
             return cost; // already up to date with respect to this request
         }
+        // mm->context.tlb_gen, the line every flush of this mm increments.
+        cost += cpu.readLine(loaded.tlbGenLine(), now + cost);
         long mmGen = loaded.tlbGen();
         long nr;
         if (!f.isFullFlush() && f.newTlbGen == localGen + 1 && f.newTlbGen == mmGen) {

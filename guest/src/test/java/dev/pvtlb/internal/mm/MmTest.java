@@ -37,13 +37,4 @@ class MmTest {
         mm.insertVma(0x10000, 0x20000, true, false);
         assertThrows(ModelException.class, () -> mm.insertVma(0x18000, 0x28000, true, false));
     }
-
-    @Test
-    void theMaskLineCostsMoreWhenAnotherCpuWroteItLast() {
-        ContendedLine l = new ContendedLine();
-        assertEquals(5, l.rmw(0, 0, 5, 20, 120));
-        assertEquals(5, l.rmw(0, 0, 5, 20, 120));
-        assertEquals(20, l.rmw(1, 0, 5, 20, 120));
-        assertEquals(120, l.rmw(9, 1, 5, 20, 120));
-    }
 }
