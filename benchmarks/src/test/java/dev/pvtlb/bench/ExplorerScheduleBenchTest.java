@@ -15,9 +15,11 @@ class ExplorerScheduleBenchTest {
         try {
             ScheduleRun first = b.schedule();
             assertFalse(first.found(), "native IPIs wait for gup_fast");
-            // 1092: smp_call_function_many queues its csds and sends its IPIs in two steps, as the kernel orders them.
+            // 1092 steps (was 1090) and 7 choices (was 4): smp_call_function_many queues its csds and
+            // sends its IPIs in two steps, as the kernel orders them, and the priced line transfers
+            // change which CPUs' steps fall on the same instant (each such tie is a choice).
             assertEquals(1092, first.steps(), "schedule 0 of random seed 2 runs the scenario to its end");
-            assertEquals(4, first.choices().size());
+            assertEquals(7, first.choices().size());
             for (int i = 0; i < 3; i++) {
                 assertFalse(b.schedule().found(), "native IPIs wait for gup_fast");
             }

@@ -239,6 +239,29 @@ final class Comparison {
                 }
             }
         }
+        for (int r = 0; r < rows.size(); r++) {
+            b.append("<h2>Cost breakdown").append(swept == null ? "" : " at " + Html.escape(swept + "=" + rows.get(r)))
+                    .append("</h2>\n<p>Mean virtual time of each part of a remote flush, in ns per the event named.</p>\n")
+                    .append("<table><tr><th>part</th><th>per</th>");
+            for (String v : variants) {
+                b.append("<th>").append(Html.escape(v.isEmpty() ? reports[r][0].backend() : v)).append("</th>");
+            }
+            b.append("<th>what</th></tr>\n");
+            List<List<RunReport.CostRow>> cols = new ArrayList<>();
+            for (int v = 0; v < variants.size(); v++) {
+                cols.add(reports[r][v].costBreakdown());
+            }
+            for (int i = 0; i < cols.get(0).size(); i++) {
+                RunReport.CostRow row = cols.get(0).get(i);
+                b.append("<tr><td>").append(Html.escape(row.part())).append("</td><td>").append(Html.escape(row.per())).append("</td>");
+                for (List<RunReport.CostRow> col : cols) {
+                    double mean = col.get(i).meanNs();
+                    b.append("<td>").append(Double.isNaN(mean) ? "-" : Figures.num(mean)).append("</td>");
+                }
+                b.append("<td style='text-align:left'>").append(Html.escape(row.description())).append("</td></tr>\n");
+            }
+            b.append("</table>\n");
+        }
         java.io.StringWriter sw = new java.io.StringWriter();
         print(new PrintWriter(sw));
         b.append("<pre>").append(Html.escape(sw.toString())).append("</pre>\n");

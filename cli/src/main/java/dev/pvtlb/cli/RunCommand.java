@@ -87,6 +87,12 @@ final class RunCommand implements Callable<Integer> {
         out.printf("%-32s %14s%n", "cpu time", "ns");
         r.cpuTimeNs().forEach((k, v) -> out.printf("%-32s %14d%n", k, v));
         out.println();
+        out.printf("%-32s %14s %12s  %s%n", "cost breakdown", "ns", "mean ns", "per / what");
+        for (RunReport.CostRow c : r.costBreakdown()) {
+            out.printf("%-32s %14d %12s  per %s: %s%n", c.part(), c.totalNs(), Double.isNaN(c.meanNs()) ? "-" : Figures.num(c.meanNs()),
+                    c.per(), c.description());
+        }
+        out.println();
         if (r.hazards().isEmpty()) {
             out.println("hazards: none");
         } else {

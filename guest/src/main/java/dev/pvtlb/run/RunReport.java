@@ -13,7 +13,56 @@ import java.util.Map;
 public record RunReport(String scenario, String backend, Map<String, String> knobs, Map<String, String> params,
                         String profile, long seed, int reps, Map<String, Summary> metrics,
                         Map<String, Long> counters, Map<String, Long> cpuTimeNs, List<RepHazard> hazards,
-                        long steps, double simulatedS, double wallS, Map<String, Percentiles> latency) {
+                        long steps, double simulatedS, double wallS, Map<String, Percentiles> latency,
+                        Map<String, Long> costNs) {
+
+    /**
+     * One row of the cost breakdown: a part's virtual time over all CPUs and repetitions, and its
+     * mean per event ({@code per}: a counter's name; NaN when that counter is zero).
+     */
+    public record CostRow(String part, String description, long totalNs, String per, double meanNs) {
+        public Map<String, Object> toMap() {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("part", part);
+            e.put("description", description);
+            e.put("total_ns", totalNs);
+            e.put("per", per);
+            e.put("mean_ns", meanNs);
+            return e;
+        }
+    }
+
+    /**
+     * Where remote flushes spent their time: the initiator's setup, send, wait for the slowest
+     * target and own flush (each per remote flush), the targets' interrupt, csd and flush work
+     * (per IPI or flush received), and across all CPUs the shared-line transfers (part of the
+     * rows above) and TLB refill walks (per TLB miss). A backend whose flush bypasses
+     * smp_call_function_many (a hypercall, a broadcast TLBI) shows its own cost in cpu time instead.
+     */
+    public java.util.List<CostRow> costBreakdown() {
+        java.util.List<CostRow> rows = new java.util.ArrayList<>();
+        String flushes = dev.pvtlb.stats.Counter.NR_TLB_REMOTE_FLUSH.key;
+        String received = dev.pvtlb.stats.Counter.NR_TLB_REMOTE_FLUSH_RECEIVED.key;
+        for (dev.pvtlb.stats.CostPart p : dev.pvtlb.stats.CostPart.values()) {
+            String per = switch (p) {
+                case FLUSH_SETUP, FLUSH_SEND, FLUSH_LOCAL, LINE_TRANSFERS -> flushes;
+                case TARGET_IRQ -> dev.pvtlb.stats.Counter.IPIS_RECEIVED.key;
+                case TARGET_CSD, TARGET_FLUSH -> received;
+                case TLB_REFILLS -> dev.pvtlb.stats.Counter.TLB_MISSES.key;
+            };
+            rows.add(row(p.key, p.description, costNs.getOrDefault(p.key, 0L), per));
+            if (p == dev.pvtlb.stats.CostPart.FLUSH_SEND) {
+                String wait = dev.pvtlb.stats.TimeCategory.IPI_WAIT.key;
+                rows.add(row(wait, "initiator: waiting for the slowest target (csd_lock_wait)", cpuTimeNs.getOrDefault(wait, 0L), flushes));
+            }
+        }
+        return rows;
+    }
+
+    private CostRow row(String part, String description, long total, String per) {
+        long n = counters.getOrDefault(per, 0L);
+        return new CostRow(part, description, total, per, n == 0 ? Double.NaN : (double) total / n);
+    }
 
     /** A hazard found in repetition {@code rep}. */
     public record RepHazard(int rep, Hazard hazard) {
@@ -81,6 +130,7 @@ public record RunReport(String scenario, String backend, Map<String, String> kno
         m.put("metrics", ms);
         m.put("counters", counters);
         m.put("cpu_time_ns", cpuTimeNs);
+        m.put("cost_breakdown", costBreakdown().stream().map(CostRow::toMap).toList());
         m.put("hazards", hazards.stream().map(RepHazard::toMap).toList());
         Map<String, Object> sim = new LinkedHashMap<>();
         sim.put("steps", steps);

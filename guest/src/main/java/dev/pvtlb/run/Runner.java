@@ -41,6 +41,7 @@ public final class Runner {
         Map<String, String> units = new LinkedHashMap<>();
         Map<String, Long> counters = new LinkedHashMap<>();
         Map<String, Long> cpuTime = new LinkedHashMap<>();
+        Map<String, Long> costNs = new LinkedHashMap<>();
         long steps = 0;
         long simNs = 0;
         Map<String, String> knobs = Map.of();
@@ -77,6 +78,7 @@ public final class Runner {
                 }
                 g.vmstat().asMap().forEach((k, v) -> counters.merge(k, v, Long::sum));
                 g.cpuTime().totals().forEach((k, v) -> cpuTime.merge(k, v, Long::sum));
+                g.ledger().totals().forEach((k, v) -> costNs.merge(k, v, Long::sum));
                 for (Hazard h : g.hazards().hazards()) {
                     hazards.add(new RunReport.RepHazard(rep, h));
                 }
@@ -91,6 +93,6 @@ public final class Runner {
         double wall = (System.nanoTime() - wallStart) / 1e9;
         return new RunReport(s.workload().name(), s.backend(), knobs, s.params().values(),
                 profile, s.seed(), s.reps(), summaries, counters, cpuTime, hazards,
-                steps, simNs / 1e9, wall, latency);
+                steps, simNs / 1e9, wall, latency, costNs);
     }
 }

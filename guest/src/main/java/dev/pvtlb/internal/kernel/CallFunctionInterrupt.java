@@ -1,5 +1,6 @@
 package dev.pvtlb.internal.kernel;
 
+import dev.pvtlb.stats.CostPart;
 import dev.pvtlb.stats.TimeCategory;
 
 /**
@@ -20,18 +21,23 @@ final class CallFunctionInterrupt extends InternalPath {
             cpu.callSingleQueue.clear();
             pc = 1;
             // llist_del_all(): an xchg on the queue head, which senders' llist_add() also write.
-            return half + cpu.writeLine(cpu.callSingleQueueLine, cpu.kernel().engine().now() + half);
+            long cost = half + cpu.writeLine(cpu.callSingleQueueLine, cpu.kernel().engine().now() + half);
+            cpu.kernel().ledger().addNs(CostPart.TARGET_IRQ, cost);
+            return cost;
         }
         Csd csd = batch.poll();
         if (csd != null) {
             // Read the csd (func, info) from its sender's cache; csd_unlock() then takes the line back
             // from the sender, whose csd_lock() and csd_lock_wait() touched it.
-            long cost = cpu.lineFrom(csd.from) + cpu.kernel().costs().csdRunNs + csd.func.run(cpu) + cpu.lineFrom(csd.from);
+            long csdCost = cpu.lineFrom(csd.from) + cpu.kernel().costs().csdRunNs + cpu.lineFrom(csd.from);
+            cpu.kernel().ledger().addNs(CostPart.TARGET_CSD, csdCost);
+            long cost = csdCost + csd.func.run(cpu);
             csd.done.accept(cpu);
             return cost;
         }
         cpu.irqEnable();
         cpu.ret();
+        cpu.kernel().ledger().addNs(CostPart.TARGET_IRQ, half);
         return half;
     }
 

@@ -6,6 +6,7 @@ import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.KernelPath;
+import dev.pvtlb.stats.CostPart;
 
 /**
  * flush_tlb_mm_range(mm, start, end, stride_shift, freed_tables) (arch/x86/mm/tlb.c):
@@ -63,6 +64,7 @@ public final class FlushTlbMmRange extends KernelPath {
             // x86 6.15 checks a global ASID first (broadcast_tlb_flush); arm64 always broadcasts.
             if (g.pvOps().flushTlbBroadcast(cpu, info)) {
                 pc = 1;
+                g.ledger().addNs(CostPart.FLUSH_SETUP, cost);
                 return cost;
             }
             // cpumask_any_but(mm_cpumask(mm), cpu): a read of the mask other CPUs set and clear.
@@ -70,6 +72,7 @@ public final class FlushTlbMmRange extends KernelPath {
             if (mm.cpumask().anyBut(cpu.id) >= 0) {
                 pc = 1;
                 g.pvOps().flushTlbMulti(cpu, mm.cpumask(), info);
+                g.ledger().addNs(CostPart.FLUSH_SETUP, cost);
                 return cost;
             }
             if (cpu.loadedMm() == mm) {
@@ -83,6 +86,7 @@ public final class FlushTlbMmRange extends KernelPath {
         long cost = 0;
         if (!info.localFlushed && cpu.loadedMm() == mm) {
             cost = TlbFlush.flushTlbFunc(cpu, info, true);
+            cpu.kernel().ledger().addNs(CostPart.FLUSH_LOCAL, cost);
         }
         finish(cpu);
         return cost;

@@ -62,6 +62,7 @@ public final class Kernel implements AutoCloseable, BackendContext {
     private final PageTables pageTables;
     private final VmStat vmstat = new VmStat();
     private final CpuTime cpuTime;
+    private final CostLedger ledger = new CostLedger();
     private final TraceStream trace = new TraceStream();
     private final HazardLog hazards;
     private final HazardDetector hazardDetector;
@@ -174,6 +175,7 @@ public final class Kernel implements AutoCloseable, BackendContext {
         allocator.reset();
         vmstat.reset();
         cpuTime.reset();
+        ledger.reset();
         trace.clear();
         hazards.clear();
         hazards.listener(null);
@@ -364,6 +366,11 @@ public final class Kernel implements AutoCloseable, BackendContext {
 
     public VmStat vmstat() {
         return vmstat;
+    }
+
+    /** Virtual time charged to the parts of a remote flush (the cost breakdown of a run). */
+    public CostLedger ledger() {
+        return ledger;
     }
 
     public CpuTime cpuTime() {

@@ -268,7 +268,9 @@ public final class KernelCpu implements Cpu, Event {
             return -1;
         }
         tlb.fill(pcid, vpn, pte, guest.engine().now());
-        return c.accessPs + c.walkLevelPs * walker.levelsRead();
+        long walkPs = c.walkLevelPs * walker.levelsRead();
+        guest.ledger().addPs(dev.pvtlb.stats.CostPart.TLB_REFILLS, walkPs);
+        return c.accessPs + walkPs;
     }
 
     // ---------------------------------------------------------------- interrupts
@@ -303,12 +305,21 @@ public final class KernelCpu implements Cpu, Event {
 
     /** A load of {@code line} by this CPU at {@code at}: its cost in ns, waiting for transfers in flight included. */
     public long readLine(ContendedLine line, long at) {
-        return line.read(id, socket, core, at, guest.costs());
+        return transfer(line.read(id, socket, core, at, guest.costs()));
     }
 
     /** A store or atomic on {@code line} by this CPU at {@code at}: its cost in ns, waiting included. */
     public long writeLine(ContendedLine line, long at) {
-        return line.write(id, socket, core, at, guest.costs());
+        return transfer(line.write(id, socket, core, at, guest.costs()));
+    }
+
+    /** Books what a line access cost beyond a hit as LINE_TRANSFERS. */
+    private long transfer(long cost) {
+        long beyondHit = cost - guest.costs().lineLocalNs;
+        if (beyondHit > 0) {
+            guest.ledger().addNs(dev.pvtlb.stats.CostPart.LINE_TRANSFERS, beyondHit);
+        }
+        return cost;
     }
 
     /**
@@ -318,7 +329,7 @@ public final class KernelCpu implements Cpu, Event {
      */
     public long lineFrom(KernelCpu other) {
         Costs c = guest.costs();
-        return other.core == core ? c.lineLocalNs : other.socket == socket ? c.lineSameSocketNs : c.lineCrossSocketNs;
+        return transfer(other.core == core ? c.lineLocalNs : other.socket == socket ? c.lineSameSocketNs : c.lineCrossSocketNs);
     }
 
     /** Schedules the call-function IPI's arrival at {@code time}. */

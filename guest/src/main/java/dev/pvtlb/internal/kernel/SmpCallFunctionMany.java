@@ -5,6 +5,7 @@ import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuCondition;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.smp.KernelPath;
+import dev.pvtlb.stats.CostPart;
 import dev.pvtlb.stats.TimeCategory;
 
 /**
@@ -71,6 +72,7 @@ public final class SmpCallFunctionMany extends KernelPath {
                     }
                 }
                 pc = 1;
+                cpu.kernel().ledger().addNs(CostPart.FLUSH_SEND, cost);
                 return cost;
             }
             case 1 -> {
@@ -78,12 +80,15 @@ public final class SmpCallFunctionMany extends KernelPath {
                 pc = 2;
                 long cost = nIpi == 0 ? 0 : cpu.kernel().ipiDelivery().send(cpu, ipi, nIpi);
                 ipi = null;
+                cpu.kernel().ledger().addNs(CostPart.FLUSH_SEND, cost);
                 return cost;
             }
             case 2 -> {
                 pc = 3;
                 if (runLocal && mask.test(cpu.id) && (cond == null || cond.test(cpu))) {
-                    return func.run(cpu);
+                    long cost = func.run(cpu);
+                    cpu.kernel().ledger().addNs(CostPart.FLUSH_LOCAL, cost);
+                    return cost;
                 }
                 return waitStep(cpu);
             }

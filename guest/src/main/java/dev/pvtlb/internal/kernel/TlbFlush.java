@@ -17,6 +17,14 @@ public final class TlbFlush {
      * Runs with IRQs off (from the IPI handler, or locally). Returns its cost in ns.
      */
     public static long flushTlbFunc(Cpu view, FlushTlbInfo f, boolean local) {
+        long cost = flushTlbFuncWork(view, f, local);
+        if (!local) {
+            ((KernelCpu) view).kernel().ledger().addNs(dev.pvtlb.stats.CostPart.TARGET_FLUSH, cost);
+        }
+        return cost;
+    }
+
+    private static long flushTlbFuncWork(Cpu view, FlushTlbInfo f, boolean local) {
         KernelCpu cpu = (KernelCpu) view;
         Kernel g = cpu.kernel();
         Costs c = g.costs();
