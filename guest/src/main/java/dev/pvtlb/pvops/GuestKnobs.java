@@ -26,14 +26,20 @@ public final class GuestKnobs {
                     + "range anyway (fix 99baac21e458, 2017); skip = flush only what this zap cleared (the MADV_DONTNEED miss)",
             "flush", "skip");
 
+    public static final KnobSpec X2APIC = KnobSpec.choice("x86.x2apic", "physical",
+            "x2APIC destination mode of IPIs: physical = one ICR write per target (x2apic_phys.c); cluster = one ICR "
+                    + "write per cluster of 16 APIC IDs in the mask (x2apic_cluster.c, apic_cluster(id) = id >> 4)",
+            "physical", "cluster");
+
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
-            NESTED_FLUSH);
+            NESTED_FLUSH, X2APIC);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
     public final LazyMode lazy;
     public final TableFreePolicy tableFree;
     public final boolean nestedFlush;
+    public final boolean x2apicCluster;
 
     public GuestKnobs(Knobs k) {
         concurrentFlush = k.bool(CONCURRENT_FLUSH.name());
@@ -41,5 +47,6 @@ public final class GuestKnobs {
         lazy = LazyMode.of(k.get(LAZY.name()));
         tableFree = TableFreePolicy.of(k.get(TABLE_FREE.name()));
         nestedFlush = k.get(NESTED_FLUSH.name()).equals("flush");
+        x2apicCluster = k.get(X2APIC.name()).equals("cluster");
     }
 }

@@ -47,6 +47,22 @@ public record Topology(int sockets, int coresPerSocket, int threadsPerCore) {
         return coreOf(cpu) / coresPerSocket;
     }
 
+    /**
+     * The x2APIC ID of {@code cpu} as Intel enumerates it (CPUID leaf 0x0B): the thread in the
+     * low bits, then the core within its socket, then the socket, each field as wide as the
+     * power of two that holds its count.
+     */
+    public int apicId(int cpu) {
+        int threadBits = bitsFor(threadsPerCore);
+        int coreBits = bitsFor(coresPerSocket);
+        int coreInSocket = coreOf(cpu) % coresPerSocket;
+        return (socketOf(cpu) << (threadBits + coreBits)) | (coreInSocket << threadBits) | threadOf(cpu);
+    }
+
+    private static int bitsFor(int n) {
+        return n <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1);
+    }
+
     /** topology_sibling_cpumask(cpu): all threads of cpu's core, cpu included, ascending. */
     public int[] siblingsOf(int cpu) {
         int core = coreOf(cpu);
