@@ -16,6 +16,8 @@ public final class TlbState {
     public int nextAsid = 1;
     /** cpu_tlbstate_shared.is_lazy: read by other CPUs deciding whom to IPI. */
     public boolean isLazy;
+    /** loaded_mm == LOADED_MM_SWITCHING: inside switch_mm_irqs_off(), between prev and next. */
+    public boolean switching;
     public final long[] ctxId = new long[NR_DYN_ASIDS];
     public final long[] tlbGen = new long[NR_DYN_ASIDS];
 
@@ -24,6 +26,7 @@ public final class TlbState {
         loadedMmAsid = 0;
         nextAsid = 1;
         isLazy = false;
+        switching = false;
         java.util.Arrays.fill(ctxId, 0);
         java.util.Arrays.fill(tlbGen, 0);
         ctxId[0] = initMm.ctxId();
