@@ -17,8 +17,12 @@ import dev.pvtlb.stats.Counter;
  * VMAs and tables.
  */
 public final class ZapRange extends InternalPath {
-    /** Which system call this is. */
-    public enum Kind { MUNMAP, MADV_DONTNEED }
+    /**
+     * Which system call this is. TRUNCATE is ftruncate()'s unmap_mapping_range() of a file
+     * mapping: it zaps like MADV_DONTNEED (the VMA stays) without mmap_lock, serialized only by
+     * the page-table lock.
+     */
+    public enum Kind { MUNMAP, MADV_DONTNEED, TRUNCATE }
 
     private final Mm mm;
     private final long start;
@@ -42,6 +46,10 @@ public final class ZapRange extends InternalPath {
         Costs c = g.costs();
         switch (pc) {
             case 0 -> {
+                if (mm.ptlHeldByOther(cpu.id)) {
+                    // zap_pte_range(): spin on the page-table lock (held by a move_ptes()).
+                    return c.lineSameSocketNs;
+                }
                 long cost = c.syscallNs + c.vmaOpNs;
                 gather = new MmuGather(cpu, mm);
                 pending = mm.beginFlushPending(start, end);
@@ -51,7 +59,14 @@ public final class ZapRange extends InternalPath {
                 g.pageTables().unmap(mm.pgd(), start, end, gather);
                 cost += (long) gather.clearedPtes() * c.pteOpNs;
                 pc = 1;
-                if (gather.needsFlush()) {
+                if (g.knobs().nestedFlushResetsRange && mm.flushNested()) {
+                    // tlb_finish_mmu() from dd2283f2605e ("mm: mmap: zap pages with read mmap_sem in
+                    // munmap", 5.2) until 7a30df49f63a ("mm: mmu_gather: remove __tlb_reset_range()
+                    // for force flush"): a nested flush resets the gather first, freed_tables
+                    // included, and flushes [start, end) as if no table had been freed.
+                    flushed = true;
+                    cpu.call(new FlushTlbMmRange(mm, start, end, PhysMem.PAGE_SHIFT, false));
+                } else if (gather.needsFlush()) {
                     flushed = true;
                     cpu.call(new FlushTlbMmRange(mm, gather.start(), gather.end(), PhysMem.PAGE_SHIFT, gather.freedTables()));
                 } else if (mm.flushNested() && g.knobs().nestedFlush) {
@@ -117,6 +132,10 @@ public final class ZapRange extends InternalPath {
 
     @Override
     public String name() {
-        return kind == Kind.MUNMAP ? "munmap" : "madvise(MADV_DONTNEED)";
+        return switch (kind) {
+            case MUNMAP -> "munmap";
+            case MADV_DONTNEED -> "madvise(MADV_DONTNEED)";
+            case TRUNCATE -> "ftruncate";
+        };
     }
 }
