@@ -41,8 +41,14 @@ public final class GuestKnobs {
                     + "tlb_table_invalidate() first (fix d86564a2f085, 2018)",
             "ok", "fail-noinvalidate", "fail-invalidate");
 
+    public static final KnobSpec MEMORY_MODEL = KnobSpec.choice("memoryModel", "sc",
+            "ordering of the flush protocol's per-CPU stores (is_lazy, loaded_mm): sc = visible at once; tso = x86-TSO "
+                    + "store buffer drained at explorer-chosen times and by locked or serializing instructions; arm = arm64, "
+                    + "drained in any order until a barrier",
+            "sc", "tso", "arm");
+
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
-            NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH);
+            NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -61,6 +67,8 @@ public final class GuestKnobs {
     public final boolean tableBatchFails;
     /** tlb_table_invalidate() before tlb_remove_table_one() (d86564a2f085). */
     public final boolean tableBatchInvalidates;
+    /** memoryModel: sc, tso or arm. */
+    public final String memoryModel;
 
     public GuestKnobs(Knobs k) {
         concurrentFlush = k.bool(CONCURRENT_FLUSH.name());
@@ -76,5 +84,6 @@ public final class GuestKnobs {
         String tb = k.get(TABLE_BATCH.name());
         tableBatchFails = !tb.equals("ok");
         tableBatchInvalidates = tb.equals("fail-invalidate");
+        memoryModel = k.get(MEMORY_MODEL.name());
     }
 }

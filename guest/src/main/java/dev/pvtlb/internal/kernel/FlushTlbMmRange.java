@@ -53,6 +53,7 @@ public final class FlushTlbMmRange extends KernelPath {
             // inc_mm_tlb_gen(): an atomic on the mm's context line, a full barrier.
             long cost = mm.tlbGenLine().rmw(cpu.id, cpu.socket, c.lineLocalNs, c.lineSameSocketNs, c.lineCrossSocketNs);
             long gen = mm.incTlbGen();
+            OrderedStores.fence(cpu); // inc_mm_tlb_gen() is a locked operation
             info = new FlushTlbInfo(mm, s, e, strideShift, freedTables, gen, cpu.id);
             if (g.checker() != null) {
                 g.checker().flushStarted(cpu, info);

@@ -85,10 +85,14 @@ public final class IdleLoop extends InternalPath {
             switch (pc) {
                 case 0 -> {
                     c.irqDisable();
-                    c.tlbState.isLazy = false;
-                    c.tlbState.switching = true;
+                    if (c.tlbState.isLazy) {
+                        OrderedStores.storeLazy(c, false);
+                    }
+                    OrderedStores.storeSwitching(c, true);
+                    long cost = SwitchMm.switchCpumask(c, c.tlbState.loadedMm, mm);
+                    OrderedStores.fence(c); // cpumask_set_cpu() is a locked operation
                     pc = 1;
-                    return SwitchMm.switchCpumask(c, c.tlbState.loadedMm, mm);
+                    return cost;
                 }
                 case 1 -> {
                     pc = 2;
@@ -96,7 +100,7 @@ public final class IdleLoop extends InternalPath {
                 }
                 default -> {
                     c.tlbState.loadedMm = mm;
-                    c.tlbState.switching = false;
+                    OrderedStores.storeSwitching(c, false); // drains at the next barrier or when chosen
                     c.irqEnable();
                     c.ret();
                     return 0;

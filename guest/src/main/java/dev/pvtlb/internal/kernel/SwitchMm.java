@@ -25,8 +25,11 @@ public final class SwitchMm {
         boolean needFlush;
         long nextTlbGen;
         if (wasLazy) {
-            ts.isLazy = false;
+            OrderedStores.storeLazy(cpu, false);
         }
+        // The smp_mb() before the tlb_gen read when leaving lazy mode; for a new mm, the locked
+        // mm_cpumask operations and the CR3 write: either way this CPU's stores drain here.
+        OrderedStores.fence(cpu);
         if (prev == next) {
             if (!wasLazy) {
                 return 0;
@@ -137,6 +140,6 @@ public final class SwitchMm {
         if (cpu.tlbState.loadedMm.isInitMm()) {
             return;
         }
-        cpu.tlbState.isLazy = true;
+        OrderedStores.storeLazy(cpu, true); // no barrier: enter_lazy_tlb() is a plain this_cpu_write()
     }
 }

@@ -84,14 +84,14 @@ public final class TlbFlush {
      */
     public static boolean shouldFlushTlb(Cpu target, FlushTlbInfo info) {
         TlbState ts = ((KernelCpu) target).tlbState;
-        if (ts.isLazy) {
+        if (ts.lazyVisible()) {
             return false;
         }
         dev.pvtlb.pvops.GuestKnobs k = ((KernelCpu) target).kernel().knobs();
         if (!k.shouldFlushChecksLoadedMm || info.mm == null) {
             return true;
         }
-        if (ts.switching) {
+        if (ts.switchingVisible()) {
             return k.shouldFlushSwitching;
         }
         return ts.loadedMm == info.mm;
