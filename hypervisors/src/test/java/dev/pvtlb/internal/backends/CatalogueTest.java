@@ -50,7 +50,19 @@ class CatalogueTest {
         "kvm-preempted-flush; kvm; kvm.hostClearPreempted=plain-write; STALE_TRANSLATION",
         "smt-sibling-dedup; native; native.smtSiblingDedup=true; STALE_TRANSLATION",
         "arm64-stale-cpumask; arm64; arm64.flush=local arm64.mmCpumask=stale; STALE_TRANSLATION",
-        "madvise-nested-flush; native; nestedFlush=skip; STALE_TRANSLATION"
+        "madvise-nested-flush; native; nestedFlush=skip; STALE_TRANSLATION",
+        // The kernel's races, each with its fix below (docs/scenarios.md has the commits).
+        "switch-mm-skipped-flush; native; shouldFlushTlb=loaded-mm; STALE_TRANSLATION",
+        "switch-mm-skipped-flush; native; shouldFlushTlb=loaded-mm memoryModel=tso; STALE_TRANSLATION",
+        "munmap-nested-reset-range; native; nestedFlush=reset-range; WALK_AFTER_FREE",
+        "munmap-nested-reset-range; kvm; nestedFlush=reset-range; WALK_AFTER_FREE",
+        "mremap-vs-truncate; native; mremapFlush=after-unlock; STALE_TRANSLATION",
+        "mremap-vs-truncate; kvm; mremapFlush=after-unlock; STALE_TRANSLATION",
+        "mremap-vs-truncate; xen-pv; mremapFlush=after-unlock; STALE_TRANSLATION",
+        "mremap-vs-truncate; hyperv; mremapFlush=after-unlock; STALE_TRANSLATION",
+        "mremap-vs-truncate; arm64; mremapFlush=after-unlock; STALE_TRANSLATION",
+        "table-free-no-invalidate; native; tableBatch=fail-noinvalidate; WALK_AFTER_FREE",
+        "table-free-no-invalidate; kvm; tableBatch=fail-noinvalidate; WALK_AFTER_FREE"
     })
     void unsafeVariantsAreFoundForFiveSeeds(String name, String backend, String sets, HazardKind kind) {
         long[] firstHit = new long[5];
@@ -83,7 +95,16 @@ class CatalogueTest {
         "smt-sibling-dedup; native; native.smtSiblingDedup=true smt.sharedTlb=true",
         "arm64-stale-cpumask; arm64; arm64.flush=local arm64.mmCpumask=tracked",
         "arm64-stale-cpumask; arm64; arm64.flush=broadcast arm64.mmCpumask=stale",
-        "madvise-nested-flush; native; nestedFlush=flush"
+        "madvise-nested-flush; native; nestedFlush=flush",
+        "switch-mm-skipped-flush; native; shouldFlushTlb=switching",
+        "switch-mm-skipped-flush; native; shouldFlushTlb=switching memoryModel=tso",
+        "switch-mm-skipped-flush; native; shouldFlushTlb=lazy",
+        "munmap-nested-reset-range; native; nestedFlush=flush",
+        "munmap-nested-reset-range; kvm; nestedFlush=flush",
+        "mremap-vs-truncate; native; mremapFlush=under-ptl",
+        "mremap-vs-truncate; kvm; mremapFlush=under-ptl",
+        "table-free-no-invalidate; native; tableBatch=fail-invalidate",
+        "table-free-no-invalidate; kvm; tableBatch=fail-invalidate"
     })
     void safeVariantsRunTenThousandSchedulesClean(String name, String backend, String sets) {
         ExploreResult r = new Explorer(scenario(name, backend, sets, 7)).explore(new RandomStrategy(7), SAFE_BUDGET, 1e9);
@@ -91,6 +112,20 @@ class CatalogueTest {
         assertEquals(SAFE_BUDGET, r.schedules());
         System.out.printf("catalogue %s [%s] %s: safe, %d schedules, %.0f schedules/s%n", name, backend, sets,
                 r.schedules(), r.schedulesPerSecond());
+    }
+
+    /** The kernel's races: the schedule of the first hit for seed 1, exactly (the model is deterministic). */
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @CsvSource(delimiter = ';', value = {
+        "switch-mm-skipped-flush; native; shouldFlushTlb=loaded-mm; 140",
+        "munmap-nested-reset-range; native; nestedFlush=reset-range; 2",
+        "mremap-vs-truncate; native; mremapFlush=after-unlock; 10",
+        "table-free-no-invalidate; native; tableBatch=fail-noinvalidate; 1"
+    })
+    void theKernelsRacesAreFoundAtAKnownSchedule(String name, String backend, String sets, long firstHit) {
+        ExploreResult r = new Explorer(scenario(name, backend, sets, 1)).explore(new RandomStrategy(1), FIND_BUDGET, 1e9);
+        assertFalse(r.safe());
+        assertEquals(firstHit, r.foundAt(), r.hazard().toString());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -50,7 +50,7 @@ public final class SwitchMmSkippedFlush extends Catalogue {
                 touch(r, 4, 16, 0.0), spin(1_000), touch(r, 4, 16, 0.0), spin(1_000), touch(r, 4, 16, 0.0))));
         g.spawn("other", other, 1, new Sequence(List.of(sleep(4_000), populate(o, 1))));
         // CPU 0: one MADV_DONTNEED of the range, its phase chosen around CPU 1's switch back.
-        g.spawn("zapper", mm, 0, new Sequence(List.of(populate(r, 4), sleep(5_000), delay(0, 6_300, 64),
+        g.spawn("zapper", mm, 0, new Sequence(List.of(populate(r, 4), sleep(2_000), delay(0, 12_700, 128),
                 madvise(mm, r, 4), spin(6_000))));
         return noMetrics();
     }
