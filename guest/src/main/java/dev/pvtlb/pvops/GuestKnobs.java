@@ -47,8 +47,14 @@ public final class GuestKnobs {
                     + "drained in any order until a barrier",
             "sc", "tso", "arm");
 
+    public static final KnobSpec SWITCH_MM_BARRIER = KnobSpec.choice("switchMmBarrier", "smp_mb",
+            "switch_mm_irqs_off() leaving lazy mode on the same mm: smp_mb = the kernel's full barrier between the is_lazy "
+                    + "store and the tlb_gen read; none = without it (store buffering lets a flush skip the CPU under "
+                    + "memoryModel=tso|arm)",
+            "smp_mb", "none");
+
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
-            NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL);
+            NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -69,6 +75,8 @@ public final class GuestKnobs {
     public final boolean tableBatchInvalidates;
     /** memoryModel: sc, tso or arm. */
     public final String memoryModel;
+    /** switchMmBarrier=smp_mb: the barrier before the tlb_gen read when leaving lazy mode. */
+    public final boolean switchMmSmpMb;
 
     public GuestKnobs(Knobs k) {
         concurrentFlush = k.bool(CONCURRENT_FLUSH.name());
@@ -85,5 +93,6 @@ public final class GuestKnobs {
         tableBatchFails = !tb.equals("ok");
         tableBatchInvalidates = tb.equals("fail-invalidate");
         memoryModel = k.get(MEMORY_MODEL.name());
+        switchMmSmpMb = k.get(SWITCH_MM_BARRIER.name()).equals("smp_mb");
     }
 }

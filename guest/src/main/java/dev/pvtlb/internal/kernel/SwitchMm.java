@@ -27,9 +27,12 @@ public final class SwitchMm {
         if (wasLazy) {
             OrderedStores.storeLazy(cpu, false);
         }
-        // The smp_mb() before the tlb_gen read when leaving lazy mode; for a new mm, the locked
+        // The smp_mb() before the tlb_gen read when leaving lazy mode ("The barrier synchronizes
+        // with the tlb_gen increment in the TLB shootdown code"); for a new mm, the locked
         // mm_cpumask operations and the CR3 write: either way this CPU's stores drain here.
-        OrderedStores.fence(cpu);
+        if (prev != next || (wasLazy && g.knobs().switchMmSmpMb)) {
+            OrderedStores.fence(cpu);
+        }
         if (prev == next) {
             if (!wasLazy) {
                 return 0;

@@ -65,7 +65,10 @@ class CatalogueTest {
         "mremap-vs-truncate; hyperv; mremapFlush=after-unlock; STALE_TRANSLATION",
         "mremap-vs-truncate; arm64; mremapFlush=after-unlock; STALE_TRANSLATION",
         "table-free-no-invalidate; native; tableBatch=fail-noinvalidate; WALK_AFTER_FREE",
-        "table-free-no-invalidate; kvm; tableBatch=fail-noinvalidate; WALK_AFTER_FREE"
+        "table-free-no-invalidate; kvm; tableBatch=fail-noinvalidate; WALK_AFTER_FREE",
+        // Store buffering: the smp_mb() of switch_mm_irqs_off() is what keeps the lazy CPU flushed.
+        "lazy-leave-barrier; native; memoryModel=tso switchMmBarrier=none; STALE_TRANSLATION",
+        "lazy-leave-barrier; native; memoryModel=arm switchMmBarrier=none; STALE_TRANSLATION"
     })
     void unsafeVariantsAreFoundForFiveSeeds(String name, String backend, String sets, HazardKind kind) {
         long[] firstHit = new long[5];
@@ -109,7 +112,10 @@ class CatalogueTest {
         "mremap-vs-truncate; native; mremapFlush=under-ptl",
         "mremap-vs-truncate; kvm; mremapFlush=under-ptl",
         "table-free-no-invalidate; native; tableBatch=fail-invalidate",
-        "table-free-no-invalidate; kvm; tableBatch=fail-invalidate"
+        "table-free-no-invalidate; kvm; tableBatch=fail-invalidate",
+        "lazy-leave-barrier; native; memoryModel=tso switchMmBarrier=smp_mb",
+        "lazy-leave-barrier; native; memoryModel=arm switchMmBarrier=smp_mb",
+        "lazy-leave-barrier; native; memoryModel=sc switchMmBarrier=none"
     })
     void safeVariantsRunTenThousandSchedulesClean(String name, String backend, String sets) {
         ExploreResult r = new Explorer(scenario(name, backend, sets, 7)).explore(new RandomStrategy(7), SAFE_BUDGET, 1e9);

@@ -23,7 +23,7 @@ public final class Workloads {
         for (Workload w : List.of(new MunmapStorm(), new GupFastVsFree(), new LazySpeculativeWalk(), new KvmPreemptedFlush(),
                 new SmtSiblingDedup(), new Arm64StaleCpumask(), new MadviseNestedFlush(), new SwitchMmSkippedFlush(),
                 new MunmapNestedResetRange(), new MremapVsTruncate(),
-                new TableFreeNoInvalidate(),
+                new TableFreeNoInvalidate(), new LazyLeaveBarrier(),
                 // the benchmarks the cited LKML threads measured their patches with
                 new SysbenchMmapRndwr(), new NetperfRr(), new Kernbench(), new MprotectNoise(), new Ebizzy(),
                 new TlbFlush2())) {
