@@ -38,16 +38,15 @@ class StoreBufferLitmusTest {
         return new Insn('X', loc);
     }
 
-    /** Outcomes "r0 r1" over all interleavings and drain points of SB: x=1; r0=y || y=1; r1=x. */
+    /** Outcomes "r0 r1" of two threads over all interleavings and drain points. */
     static Set<String> outcomes(MemoryModel m, List<Insn> t0, List<Insn> t1) {
         Set<String> out = new TreeSet<>();
-        explore(m, t0, t1, new long[2], new ArrayList<>(), new ArrayList<>(), 0, 0, new long[2], out);
+        explore(m, t0, t1, new ArrayList<>(), out);
         return out;
     }
 
     /** State is replayed from the history of moves, so no copying of buffers is needed. */
-    private static void explore(MemoryModel m, List<Insn> t0, List<Insn> t1, long[] unused, List<int[]> moves,
-            List<int[]> scratch, int pc0, int pc1, long[] regs, Set<String> out) {
+    private static void explore(MemoryModel m, List<Insn> t0, List<Insn> t1, List<int[]> moves, Set<String> out) {
         // Replay the moves to get the buffers' current state.
         long[] mem = new long[2];
         StoreBuffer[] sb = {new StoreBuffer(m, mem), new StoreBuffer(m, mem)};
@@ -62,7 +61,7 @@ class StoreBufferLitmusTest {
             if (pc[t] < prog.size()) {
                 any = true;
                 moves.add(new int[] {t, 0});
-                explore(m, t0, t1, unused, moves, scratch, 0, 0, regs, out);
+                explore(m, t0, t1, moves, out);
                 moves.remove(moves.size() - 1);
             }
             for (int i = 0; i < sb[t].pending(); i++) {
@@ -71,7 +70,7 @@ class StoreBufferLitmusTest {
                 }
                 any = true;
                 moves.add(new int[] {t, 1, i});
-                explore(m, t0, t1, unused, moves, scratch, 0, 0, regs, out);
+                explore(m, t0, t1, moves, out);
                 moves.remove(moves.size() - 1);
             }
         }
