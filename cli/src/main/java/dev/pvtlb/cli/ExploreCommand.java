@@ -72,6 +72,10 @@ final class ExploreCommand implements Callable<Integer> {
             throw new ModelException("--bound must be between 0 and 64, got " + bound);
         }
         Scenario s = ScenarioArgs.build(scenario, backend, sets, seed, null);
+        if (s.settings().stream().noneMatch(kv -> kv.startsWith("speculation="))) {
+            // A SAFE verdict counts only if the hardware's speculative walks were allowed: on by default here.
+            s.set("speculation", "on");
+        }
         Strategy st;
         try {
             st = Explorer.strategy(strategy, seed, depth, bound);

@@ -37,17 +37,17 @@ class SweepCommandTest {
                 + "counter.nr_tlb_remote_flush,counter.nr_tlb_remote_flush_received,"), csv.get(0));
         assertTrue(csv.get(0).endsWith(",sim.steps,sim.simulated_s,hazards,verdict"), csv.get(0));
         assertTrue(csv.get(1).startsWith("0,munmap-storm,native,2,1,1,3076.666667,2.317167,6,6,"), csv.get(1));
-        assertTrue(csv.get(3).startsWith("2,munmap-storm,native,4,1,1,3626.583333,2.299458,12,36,"), csv.get(3));
-        assertTrue(csv.get(4).startsWith("3,munmap-storm,native,4,2,1,3622.75,2.291667,12,35,"), csv.get(4));
+        assertTrue(csv.get(3).startsWith("2,munmap-storm,native,4,1,1,3593.583333,2.312208,12,36,"), csv.get(3));
+        assertTrue(csv.get(4).startsWith("3,munmap-storm,native,4,2,1,3665.916667,2.288833,12,35,"), csv.get(4));
         assertTrue(csv.get(4).endsWith(",0,SAFE"), csv.get(4));
         for (String f : new String[] {"runs.csv", "runs.jsonl", "summary.html"}) {
             assertEquals(Files.readString(dir.resolve("one").resolve(f)), Files.readString(dir.resolve("two").resolve(f)), f);
         }
         assertEquals(one.out(), two.out().replace(dir.resolve("two").toString(), dir.resolve("one").toString()));
         assertEquals("""
-                threads  runs    munmap_ns  hazards
-                2           2       3162.5        0
-                4           2  3624.666667        0
+                threads  runs  munmap_ns  hazards
+                2           2     3162.5        0
+                4           2    3629.75        0
                 4 runs:\s""", one.out().substring(0, one.out().indexOf("4 runs: ") + 8));
         List<String> jsonl = Files.readAllLines(dir.resolve("one/runs.jsonl"));
         assertEquals(4, jsonl.size());

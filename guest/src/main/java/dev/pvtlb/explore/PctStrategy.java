@@ -29,8 +29,13 @@ public final class PctStrategy implements Strategy {
     public ChoiceSource schedule(int index) {
         SplittableRandom r = new SplittableRandom(seed ^ (index * 0x9E3779B97F4A7C15L));
         int[] bias = new int[ChoicePoint.values().length];
-        for (int i = 0; i < bias.length; i++) {
+        for (int i = 0; i <= ChoicePoint.DELAY.ordinal(); i++) {
             bias[i] = r.nextInt(1 << 20);
+        }
+        // Kinds added later draw from their own generator, so the schedules of the older kinds stay as they were.
+        SplittableRandom later = new SplittableRandom(seed ^ (index * 0x9E3779B97F4A7C15L) ^ 0x5DEECE66DL);
+        for (int i = ChoicePoint.DELAY.ordinal() + 1; i < bias.length; i++) {
+            bias[i] = later.nextInt(1 << 20);
         }
         int[] changes = new int[depth - 1];
         for (int i = 0; i < changes.length; i++) {

@@ -20,5 +20,7 @@ public enum ChoicePoint {
      * scenario gives: the relative phase of independent activity on different CPUs, which
      * fixed step costs would otherwise pin down.
      */
-    DELAY
+    DELAY,
+    /** When a store buffered under memoryModel=tso or arm becomes visible to the other CPUs. */
+    STORE_DRAIN
 }

@@ -23,8 +23,35 @@ public final class GuestKnobs {
 
     public static final KnobSpec NESTED_FLUSH = KnobSpec.choice("nestedFlush", "flush",
             "tlb_finish_mmu() when another zap of the mm is in flight (mm_tlb_flush_nested): flush = flush the whole "
-                    + "range anyway (fix 99baac21e458, 2017); skip = flush only what this zap cleared (the MADV_DONTNEED miss)",
-            "flush", "skip");
+                    + "range anyway (fix 99baac21e458, 2017); skip = flush only what this zap cleared (the MADV_DONTNEED miss); "
+                    + "reset-range = __tlb_reset_range() first, forgetting freed_tables (dd2283f2605e, fixed by 7a30df49f63a, 2019)",
+            "flush", "skip", "reset-range");
+    public static final KnobSpec SHOULD_FLUSH_TLB = KnobSpec.choice("shouldFlushTlb", "lazy",
+            "should_flush_tlb() for a flush that freed no tables: lazy = skip lazy CPUs only (4.19-6.7); loaded-mm = also "
+                    + "skip CPUs whose loaded_mm is not the mm, LOADED_MM_SWITCHING included (6.14, CVE-2025-37964); "
+                    + "switching = a CPU in LOADED_MM_SWITCHING is flushed (fix fea4e317f9e7, 6.15)",
+            "lazy", "loaded-mm", "switching");
+    public static final KnobSpec MREMAP_FLUSH = KnobSpec.choice("mremapFlush", "under-ptl",
+            "move_ptes(): under-ptl = flush the old range before dropping the page-table lock (fix eb66ae030829, 2018); "
+                    + "after-unlock = flush clean PTEs only at the end of move_page_tables() (CVE-2018-18281)",
+            "under-ptl", "after-unlock");
+    public static final KnobSpec TABLE_BATCH = KnobSpec.choice("tableBatch", "ok",
+            "tlb_remove_table() when no batch page can be had: ok = never fails; fail-noinvalidate = tlb_remove_table_one() "
+                    + "frees after an IPI sync but before any TLB invalidation (x86 RCU_TABLE_FREE, 2017-2018); fail-invalidate = "
+                    + "tlb_table_invalidate() first (fix d86564a2f085, 2018)",
+            "ok", "fail-noinvalidate", "fail-invalidate");
+
+    public static final KnobSpec MEMORY_MODEL = KnobSpec.choice("memoryModel", "sc",
+            "ordering of the flush protocol's per-CPU stores (is_lazy, loaded_mm): sc = visible at once; tso = x86-TSO "
+                    + "store buffer drained at explorer-chosen times and by locked or serializing instructions; arm = arm64, "
+                    + "drained in any order until a barrier",
+            "sc", "tso", "arm");
+
+    public static final KnobSpec SWITCH_MM_BARRIER = KnobSpec.choice("switchMmBarrier", "smp_mb",
+            "switch_mm_irqs_off() leaving lazy mode on the same mm: smp_mb = the kernel's full barrier between the is_lazy "
+                    + "store and the tlb_gen read; none = without it (store buffering lets a flush skip the CPU under "
+                    + "memoryModel=tso|arm)",
+            "smp_mb", "none");
 
     public static final KnobSpec X2APIC = KnobSpec.choice("x86.x2apic", "physical",
             "x2APIC destination mode of IPIs: physical = one ICR write per target (x2apic_phys.c); cluster = one ICR "
@@ -32,7 +59,7 @@ public final class GuestKnobs {
             "physical", "cluster");
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
-            NESTED_FLUSH, X2APIC);
+            NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -40,13 +67,39 @@ public final class GuestKnobs {
     public final TableFreePolicy tableFree;
     public final boolean nestedFlush;
     public final boolean x2apicCluster;
+    /** nestedFlush=reset-range: a nested zap's flush forgets freed_tables (__tlb_reset_range). */
+    public final boolean nestedFlushResetsRange;
+    /** should_flush_tlb() also requires loaded_mm == info->mm (6.8+). */
+    public final boolean shouldFlushChecksLoadedMm;
+    /** should_flush_tlb() flushes a CPU in LOADED_MM_SWITCHING (fea4e317f9e7). */
+    public final boolean shouldFlushSwitching;
+    /** move_ptes() flushes before dropping the page-table lock (eb66ae030829). */
+    public final boolean mremapFlushUnderPtl;
+    /** tlb_remove_table() finds no batch page (tableBatch=fail-*). */
+    public final boolean tableBatchFails;
+    /** tlb_table_invalidate() before tlb_remove_table_one() (d86564a2f085). */
+    public final boolean tableBatchInvalidates;
+    /** memoryModel: sc, tso or arm. */
+    public final String memoryModel;
+    /** switchMmBarrier=smp_mb: the barrier before the tlb_gen read when leaving lazy mode. */
+    public final boolean switchMmSmpMb;
 
     public GuestKnobs(Knobs k) {
         concurrentFlush = k.bool(CONCURRENT_FLUSH.name());
         smtSiblingDedup = k.bool(SMT_SIBLING_DEDUP.name());
         lazy = LazyMode.of(k.get(LAZY.name()));
         tableFree = TableFreePolicy.of(k.get(TABLE_FREE.name()));
-        nestedFlush = k.get(NESTED_FLUSH.name()).equals("flush");
         x2apicCluster = k.get(X2APIC.name()).equals("cluster");
+        nestedFlush = !k.get(NESTED_FLUSH.name()).equals("skip");
+        nestedFlushResetsRange = k.get(NESTED_FLUSH.name()).equals("reset-range");
+        String sft = k.get(SHOULD_FLUSH_TLB.name());
+        shouldFlushChecksLoadedMm = !sft.equals("lazy");
+        shouldFlushSwitching = sft.equals("switching");
+        mremapFlushUnderPtl = k.get(MREMAP_FLUSH.name()).equals("under-ptl");
+        String tb = k.get(TABLE_BATCH.name());
+        tableBatchFails = !tb.equals("ok");
+        tableBatchInvalidates = tb.equals("fail-invalidate");
+        memoryModel = k.get(MEMORY_MODEL.name());
+        switchMmSmpMb = k.get(SWITCH_MM_BARRIER.name()).equals("smp_mb");
     }
 }

@@ -49,7 +49,7 @@ class StaleTranslationDetectorTest {
      * dropped sibling that runs the mm keeps its translations.
      */
     @ParameterizedTest
-    @CsvSource({"5", "8"}) // seeds whose schedule puts the kept thread in lazy mode at a flush (6 did until line transfers were priced)
+    @CsvSource({"1", "2", "5"}) // seeds whose run puts the kept thread in lazy mode at a flush (re-picked as the model's timing changed: 5 and 6 before)
     void theShortcutWithSharedTlbsFailsWhenTheKeptThreadIsLazy(long seed) {
         GuestConfig cfg = GuestConfig.builder().topology(new Topology(1, 4, 2)).seed(seed).sharedSmtTlb(true)
                 .knob("native.smtSiblingDedup", "true").knob("lazy", "skip").build();

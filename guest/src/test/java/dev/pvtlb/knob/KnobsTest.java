@@ -14,14 +14,17 @@ class KnobsTest {
         Knobs k = Knobs.defaults(GuestKnobs.SPECS);
         // x86.x2apic=physical is what the model did before the knob existed; Linux's own choice
         // depends on the firmware (cluster unless the FADT or x2apic_phys asks for physical).
-        assertEquals(Map.of("lazy", "skip", "native.concurrentFlush", "true", "native.smtSiblingDedup", "false",
-                "nestedFlush", "flush", "tableFree", "rcu", "x86.x2apic", "physical"), k.values());
+        assertEquals(Map.ofEntries(Map.entry("lazy", "skip"), Map.entry("native.concurrentFlush", "true"),
+                Map.entry("native.smtSiblingDedup", "false"), Map.entry("nestedFlush", "flush"), Map.entry("tableFree", "rcu"),
+                Map.entry("shouldFlushTlb", "lazy"), Map.entry("mremapFlush", "under-ptl"), Map.entry("tableBatch", "ok"),
+                Map.entry("memoryModel", "sc"), Map.entry("switchMmBarrier", "smp_mb"), Map.entry("x86.x2apic", "physical")),
+                k.values());
     }
 
     @Test
     void unknownKnobsAndValuesAreRefusedWithTheAlternatives() {
         ModelException a = assertThrows(ModelException.class, () -> Knobs.of(GuestKnobs.SPECS, Map.of("lazzy", "off")));
-        assertEquals("unknown knob 'lazzy' (known: lazy, native.concurrentFlush, native.smtSiblingDedup, nestedFlush, tableFree, x86.x2apic)", a.getMessage());
+        assertEquals("unknown knob 'lazzy' (known: lazy, memoryModel, mremapFlush, native.concurrentFlush, native.smtSiblingDedup, nestedFlush, shouldFlushTlb, switchMmBarrier, tableBatch, tableFree, x86.x2apic)", a.getMessage());
         ModelException b = assertThrows(ModelException.class,
                 () -> Knobs.of(GuestKnobs.SPECS, Map.of("native.concurrentFlush", "maybe")));
         assertEquals("knob native.concurrentFlush cannot be 'maybe' (allowed: true|false)", b.getMessage());

@@ -45,9 +45,9 @@ class ModularClientTest {
                 "exports dev.pvtlb.internal.sim: false",
                 "backends: [arm64, hyperv, invlpgb, kvm, module-counting, module-sealed, native, rar, xen-pv]",
                 "study module: dev.pvtlb.study",
-                "native: nr_tlb_remote_flush=800 ipis_sent=1405 hypercalls=0 munmap_ns=3419.4",
-                "kvm: nr_tlb_remote_flush=796 ipis_sent=996 hypercalls=609 munmap_ns=18465.7",
-                "module-counting: nr_tlb_remote_flush=800 ipis_sent=1405 hypercalls=0 munmap_ns=3419.4",
+                "native: nr_tlb_remote_flush=800 ipis_sent=856 hypercalls=0 munmap_ns=3244.9",
+                "kvm: nr_tlb_remote_flush=796 ipis_sent=1039 hypercalls=646 munmap_ns=10816.2",
+                "module-counting: nr_tlb_remote_flush=800 ipis_sent=856 hypercalls=0 munmap_ns=3244.9",
                 "module-sealed: backend dev.pvtlb.client.sealed.SealedBackend: module dev.pvtlb.client neither exports "
                         + "package dev.pvtlb.client.sealed nor opens it to dev.pvtlb.guest, so the patched pv_ops cannot "
                         + "call it (add 'opens dev.pvtlb.client.sealed to dev.pvtlb.guest;')",

@@ -57,6 +57,7 @@ public final class FlushTlbMmRange extends KernelPath {
             long cost = cpu.writeLine(mm.tlbGenLine(), now);
             cost += cpu.writeLine(cpu.flushTlbInfoLine, now + cost);
             long gen = mm.incTlbGen();
+            OrderedStores.fence(cpu); // inc_mm_tlb_gen() is a locked operation
             info = new FlushTlbInfo(mm, s, e, strideShift, freedTables, gen, cpu.id);
             if (g.checker() != null) {
                 g.checker().flushStarted(cpu, info);

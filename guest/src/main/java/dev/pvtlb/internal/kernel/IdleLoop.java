@@ -74,8 +74,39 @@ public final class IdleLoop extends InternalPath {
 
         @Override
         public long step(KernelCpu c) {
-            c.ret();
-            return SwitchMm.switchMmIrqsOff(c, next == null ? c.kernel().initMm() : next.mm());
+            dev.pvtlb.internal.mm.Mm mm = next == null ? c.kernel().initMm() : next.mm();
+            if (pc == 0 && (!c.kernel().knobs().shouldFlushChecksLoadedMm || c.tlbState.loadedMm == mm)) {
+                c.ret();
+                return SwitchMm.switchMmIrqsOff(c, mm);
+            }
+            // When should_flush_tlb() reads loaded_mm (6.8+), the switch to a new mm is three
+            // steps with IRQs off, so a flush can see the LOADED_MM_SWITCHING window
+            // (CVE-2025-37964): loaded_mm = LOADED_MM_SWITCHING and the mm_cpumask bits; the
+            // tlb_gen read, choose_new_asid() and the CR3 write; loaded_mm = next.
+            switch (pc) {
+                case 0 -> {
+                    c.irqDisable();
+                    if (c.tlbState.isLazy) {
+                        OrderedStores.storeLazy(c, false);
+                    }
+                    OrderedStores.storeSwitching(c, true);
+                    long cost = SwitchMm.switchCpumask(c, c.tlbState.loadedMm, mm);
+                    OrderedStores.fence(c); // cpumask_set_cpu() is a locked operation
+                    pc = 1;
+                    return cost;
+                }
+                case 1 -> {
+                    pc = 2;
+                    return SwitchMm.loadNewMmCr3(c, mm);
+                }
+                default -> {
+                    c.tlbState.loadedMm = mm;
+                    OrderedStores.storeSwitching(c, false); // drains at the next barrier or when chosen
+                    c.irqEnable();
+                    c.ret();
+                    return 0;
+                }
+            }
         }
 
         @Override

@@ -537,6 +537,7 @@ public final class KernelCpu implements Cpu, Event {
     /** Resets all per-CPU state for a new run on the same guest. */
     public void reset(Mm initMm) {
         tlbState.reset(initMm);
+        tlbState.memoryModel(MemoryModel.of(kernel().knobs().memoryModel));
         tlb.flushAll();
         psc.flushAll();
         irqOff = 0;

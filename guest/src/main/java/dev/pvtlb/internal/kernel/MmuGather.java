@@ -93,6 +93,13 @@ public final class MmuGather implements UnmapSink, TlbGather {
         return Arrays.copyOf(pages, nrPages);
     }
 
+    /** The batched tables, leaving the batch empty (they were freed one by one). */
+    public int[] takeTables() {
+        int[] t = tables();
+        nrTables = 0;
+        return t;
+    }
+
     public int[] tables() {
         return Arrays.copyOf(tables, nrTables);
     }

@@ -90,8 +90,25 @@ public final class TlbFlush {
         return cost;
     }
 
-    /** should_flush_tlb(): skip CPUs in lazy TLB mode; they catch up at switch_mm. */
+    /**
+     * should_flush_tlb(): skip CPUs in lazy TLB mode; they catch up at switch_mm. With
+     * {@code shouldFlushTlb=loaded-mm} (6.8-6.14) also skip a CPU whose loaded_mm is not the
+     * mm, which wrongly includes one in LOADED_MM_SWITCHING that already read tlb_gen and wrote
+     * CR3 (CVE-2025-37964); {@code switching} is the fix fea4e317f9e7 ("x86/mm: Eliminate window
+     * where TLB flushes may be inadvertently skipped", 6.15): a switching CPU is flushed.
+     */
     public static boolean shouldFlushTlb(Cpu target, FlushTlbInfo info) {
-        return !((KernelCpu) target).tlbState.isLazy;
+        TlbState ts = ((KernelCpu) target).tlbState;
+        if (ts.lazyVisible()) {
+            return false;
+        }
+        dev.pvtlb.pvops.GuestKnobs k = ((KernelCpu) target).kernel().knobs();
+        if (!k.shouldFlushChecksLoadedMm || info.mm == null) {
+            return true;
+        }
+        if (ts.switchingVisible()) {
+            return k.shouldFlushSwitching;
+        }
+        return ts.loadedMm == info.mm;
     }
 }

@@ -16,6 +16,32 @@ public final class TlbState {
     public int nextAsid = 1;
     /** cpu_tlbstate_shared.is_lazy: read by other CPUs deciding whom to IPI. */
     public boolean isLazy;
+    /** loaded_mm == LOADED_MM_SWITCHING: inside switch_mm_irqs_off(), between prev and next. */
+    public boolean switching;
+    /** Locations of {@link #shared}: cpu_tlbstate_shared.is_lazy and loaded_mm == LOADED_MM_SWITCHING. */
+    static final int LAZY = 0;
+    static final int SWITCHING = 1;
+    /** What other CPUs read of is_lazy and LOADED_MM_SWITCHING under memoryModel=tso|arm. */
+    private final long[] shared = new long[2];
+    /** This CPU's store buffer for them; null under sc (the fields above are what all CPUs read). */
+    StoreBuffer storeBuffer;
+    private MemoryModel memoryModel = MemoryModel.SC;
+
+    /** The memory model of the run (at boot). */
+    void memoryModel(MemoryModel m) {
+        memoryModel = m;
+        storeBuffer = m == MemoryModel.SC ? null : new StoreBuffer(m, shared);
+    }
+
+    /** is_lazy as another CPU reads it (should_flush_tlb()). */
+    public boolean lazyVisible() {
+        return storeBuffer == null ? isLazy : shared[LAZY] != 0;
+    }
+
+    /** loaded_mm == LOADED_MM_SWITCHING as another CPU reads it. */
+    public boolean switchingVisible() {
+        return storeBuffer == null ? switching : shared[SWITCHING] != 0;
+    }
     public final long[] ctxId = new long[NR_DYN_ASIDS];
     public final long[] tlbGen = new long[NR_DYN_ASIDS];
 
@@ -24,6 +50,10 @@ public final class TlbState {
         loadedMmAsid = 0;
         nextAsid = 1;
         isLazy = false;
+        switching = false;
+        shared[LAZY] = 0;
+        shared[SWITCHING] = 0;
+        memoryModel(memoryModel);
         java.util.Arrays.fill(ctxId, 0);
         java.util.Arrays.fill(tlbGen, 0);
         ctxId[0] = initMm.ctxId();

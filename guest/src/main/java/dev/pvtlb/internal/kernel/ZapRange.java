@@ -17,8 +17,12 @@ import dev.pvtlb.stats.Counter;
  * VMAs and tables.
  */
 public final class ZapRange extends InternalPath {
-    /** Which system call this is. */
-    public enum Kind { MUNMAP, MADV_DONTNEED }
+    /**
+     * Which system call this is. TRUNCATE is ftruncate()'s unmap_mapping_range() of a file
+     * mapping: it zaps like MADV_DONTNEED (the VMA stays) without mmap_lock, serialized only by
+     * the page-table lock.
+     */
+    public enum Kind { MUNMAP, MADV_DONTNEED, TRUNCATE }
 
     private final Mm mm;
     private final long start;
@@ -42,6 +46,10 @@ public final class ZapRange extends InternalPath {
         Costs c = g.costs();
         switch (pc) {
             case 0 -> {
+                if (mm.ptlHeldByOther(cpu.id)) {
+                    // zap_pte_range(): spin on the page-table lock (held by a move_ptes()).
+                    return c.lineSameSocketNs;
+                }
                 long cost = c.syscallNs + c.vmaOpNs;
                 gather = new MmuGather(cpu, mm);
                 pending = mm.beginFlushPending(start, end);
@@ -50,17 +58,30 @@ public final class ZapRange extends InternalPath {
                 }
                 g.pageTables().unmap(mm.pgd(), start, end, gather);
                 cost += (long) gather.clearedPtes() * c.pteOpNs;
-                pc = 1;
-                if (gather.needsFlush()) {
-                    flushed = true;
-                    cpu.call(new FlushTlbMmRange(mm, gather.start(), gather.end(), PhysMem.PAGE_SHIFT, gather.freedTables()));
-                } else if (mm.flushNested() && g.knobs().nestedFlush) {
-                    // tlb_finish_mmu(): another zap may have cleared PTEs of this range and not
-                    // flushed yet; flush the whole range (and tables) rather than return early.
-                    flushed = true;
-                    cpu.call(new FlushTlbMmRange(mm, start, end, PhysMem.PAGE_SHIFT, true));
+                if (g.knobs().tableBatchFails && gather.tables().length > 0) {
+                    // tlb_remove_table() found no batch page: each table goes through
+                    // tlb_remove_table_one() before tlb_finish_mmu(). Since d86564a2f085 ("mm/tlb,
+                    // x86/mm: Support invalidating TLB caches for RCU_TABLE_FREE", 2018)
+                    // tlb_table_invalidate() flushes first; before it, nothing did.
+                    pc = 10;
+                    if (g.knobs().tableBatchInvalidates) {
+                        cpu.call(new FlushTlbMmRange(mm, gather.start(), gather.end(), PhysMem.PAGE_SHIFT, true));
+                    }
+                    return cost;
                 }
-                return cost;
+                return cost + finishMmu(cpu, g);
+            }
+            case 10 -> {
+                // tlb_remove_table_one(): tlb_remove_table_smp_sync() on every other CPU, then free.
+                CpuMask all = new CpuMask(g.cpus().length);
+                all.setAll();
+                pc = 11;
+                cpu.call(new SmpCallFunctionMany("tlb_remove_table_smp_sync", all, t -> 0, null, false));
+                return 0;
+            }
+            case 11 -> {
+                freeTables(g, gather.takeTables());
+                return finishMmu(cpu, g);
             }
             case 1 -> {
                 // tlb_flush_mmu_free(): the flush has returned; free the pages now.
@@ -108,6 +129,28 @@ public final class ZapRange extends InternalPath {
         }
     }
 
+    /** tlb_finish_mmu(): start the flush of what was gathered (or of a nested zap's range). */
+    private long finishMmu(KernelCpu cpu, Kernel g) {
+        pc = 1;
+        if (g.knobs().nestedFlushResetsRange && mm.flushNested()) {
+            // tlb_finish_mmu() from dd2283f2605e ("mm: mmap: zap pages with read mmap_sem in
+            // munmap", 5.2) until 7a30df49f63a ("mm: mmu_gather: remove __tlb_reset_range()
+            // for force flush"): a nested flush resets the gather first, freed_tables
+            // included, and flushes [start, end) as if no table had been freed.
+            flushed = true;
+            cpu.call(new FlushTlbMmRange(mm, start, end, PhysMem.PAGE_SHIFT, false));
+        } else if (gather.needsFlush()) {
+            flushed = true;
+            cpu.call(new FlushTlbMmRange(mm, gather.start(), gather.end(), PhysMem.PAGE_SHIFT, gather.freedTables()));
+        } else if (mm.flushNested() && g.knobs().nestedFlush) {
+            // tlb_finish_mmu(): another zap may have cleared PTEs of this range and not
+            // flushed yet; flush the whole range (and tables) rather than return early.
+            flushed = true;
+            cpu.call(new FlushTlbMmRange(mm, start, end, PhysMem.PAGE_SHIFT, true));
+        }
+        return 0;
+    }
+
     private static void freeTables(Kernel g, int[] tables) {
         for (int pfn : tables) {
             g.allocator().free(pfn);
@@ -117,6 +160,10 @@ public final class ZapRange extends InternalPath {
 
     @Override
     public String name() {
-        return kind == Kind.MUNMAP ? "munmap" : "madvise(MADV_DONTNEED)";
+        return switch (kind) {
+            case MUNMAP -> "munmap";
+            case MADV_DONTNEED -> "madvise(MADV_DONTNEED)";
+            case TRUNCATE -> "ftruncate";
+        };
     }
 }

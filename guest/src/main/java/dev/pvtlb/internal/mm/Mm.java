@@ -52,6 +52,28 @@ public final class Mm implements MmHandle {
     /** Virtual time the last flush of this mm returned to its initiator. */
     private long lastFlushReturned = Long.MIN_VALUE;
 
+    /** The CPU holding the page-table lock, or -1 (one lock per mm: split PTLs are not modelled). */
+    private int ptlOwner = -1;
+
+    /** spin_trylock(pte_lockptr()): false while another CPU holds it. */
+    public boolean ptlTryLock(int cpu) {
+        if (ptlOwner >= 0 && ptlOwner != cpu) {
+            return false;
+        }
+        ptlOwner = cpu;
+        return true;
+    }
+
+    /** Whether another CPU than {@code cpu} holds the page-table lock. */
+    public boolean ptlHeldByOther(int cpu) {
+        return ptlOwner >= 0 && ptlOwner != cpu;
+    }
+
+    /** spin_unlock() of the page-table lock. */
+    public void ptlUnlock() {
+        ptlOwner = -1;
+    }
+
     /** inc_tlb_flush_pending() for the changes about to be made to [start, end). */
     public long[] beginFlushPending(long start, long end) {
         long[] r = {start, end};

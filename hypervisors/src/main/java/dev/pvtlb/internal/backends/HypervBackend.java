@@ -56,7 +56,7 @@ public final class HypervBackend extends GuestTableFree {
                 boolean doLazy = !info.freedTables;
                 boolean needEx = false;
                 for (int t = mask.next(0); t >= 0; t = mask.next(t + 1)) {
-                    if (doLazy && g.cpu(t).tlbState.isLazy) {
+                    if (doLazy && g.cpu(t).tlbState.lazyVisible()) {
                         targets.clear(t);
                     } else if (t >= 64) {
                         needEx = true;

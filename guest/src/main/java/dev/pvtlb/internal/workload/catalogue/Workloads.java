@@ -21,7 +21,9 @@ public final class Workloads {
     public static List<Workload> all() {
         TreeMap<String, Workload> m = new TreeMap<>();
         for (Workload w : List.of(new MunmapStorm(), new GupFastVsFree(), new LazySpeculativeWalk(), new KvmPreemptedFlush(),
-                new SmtSiblingDedup(), new Arm64StaleCpumask(), new MadviseNestedFlush(),
+                new SmtSiblingDedup(), new Arm64StaleCpumask(), new MadviseNestedFlush(), new SwitchMmSkippedFlush(),
+                new MunmapNestedResetRange(), new MremapVsTruncate(),
+                new TableFreeNoInvalidate(), new LazyLeaveBarrier(),
                 // the benchmarks the cited LKML threads measured their patches with
                 new SysbenchMmapRndwr(), new NetperfRr(), new Kernbench(), new MprotectNoise(), new Ebizzy(),
                 new TlbFlush2())) {

@@ -1,0 +1,49 @@
+package dev.pvtlb.internal.workload.catalogue;
+
+import dev.pvtlb.config.GuestConfig;
+import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.workload.Metric;
+import dev.pvtlb.internal.workload.Params;
+import dev.pvtlb.internal.workload.Sequence;
+import dev.pvtlb.smp.Topology;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Catalogue 10, the missing invalidation of tlb_remove_table_one() (Jann Horn, 2018; fixed by
+ * d86564a2f085, "mm/tlb, x86/mm: Support invalidating TLB caches for RCU_TABLE_FREE"): when
+ * tlb_remove_table() cannot get a batch page, it frees the table at once after an IPI to every
+ * CPU (tlb_remove_table_smp_sync), which keeps IRQs-off walkers out but flushes no
+ * paging-structure cache. CPU 1, idle in lazy TLB mode on the mm, still caches the freed table and
+ * walks it speculatively. {@code tableBatch=fail-noinvalidate} is the bug; {@code fail-invalidate}
+ * (tlb_table_invalidate() first: a flush with freed_tables, which reaches lazy CPUs) and {@code
+ * ok} are safe.
+ */
+public final class TableFreeNoInvalidate extends Catalogue {
+    @Override
+    public String name() {
+        return "table-free-no-invalidate";
+    }
+
+    @Override
+    public String description() {
+        return "catalogue: with no batch page a table is freed after an IPI sync but before any TLB invalidation (d86564a2f085)";
+    }
+
+    @Override
+    public void configure(GuestConfig.Builder b, Params params) {
+        super.configure(b, params);
+        b.topology(Topology.flat(2)).speculativeWalks(true);
+    }
+
+    @Override
+    public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
+        Mm mm = g.newMm();
+        long r = map(mm, 1, 8);
+        g.spawn("reader", mm, 1, new Sequence(List.of(sleep(300), touch(r, 8, 64, 0.0), sleep(12_000))));
+        g.spawn("unmapper", mm, 0, new Sequence(List.of(populate(r, 8), sleep(2_000), munmap(mm, r, 8), spin(8_000))));
+        return noMetrics();
+    }
+}
