@@ -22,6 +22,11 @@ import java.util.function.Supplier;
  * pCPUs with one to three such VMs at once ({@code --backend kvm --set vms=2}), where the flush's
  * cost depends on whether its targets' vCPUs are running. Metric {@code records_per_s}: chunks
  * processed per second of the guest's virtual time.
+ *
+ * <p>{@code ops=auto} (the default): 4 chunks per thread on bare metal or alone on a host; with
+ * other VMs on the host ({@code vms} &gt; 1) each thread goes on, like ebizzy's {@code -S seconds},
+ * until {@code host_slices} host slices ({@code host.slice.ns}) of virtual time have passed, so
+ * the host's scheduler is part of the run.
  */
 public final class Ebizzy implements Workload {
     @Override
@@ -38,7 +43,8 @@ public final class Ebizzy implements Workload {
     public Map<String, String> parameters() {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("threads", "64");
-        p.put("ops", "4");
+        p.put("ops", "auto");
+        p.put("host_slices", "20");
         p.put("chunk_pages", "32");
         p.put("searches", "256");
         return p;
@@ -52,7 +58,10 @@ public final class Ebizzy implements Workload {
     @Override
     public Supplier<Map<String, Metric>> setUp(Kernel guest, Params params) {
         int threads = params.integer("threads", 1, 65536);
-        int ops = params.integer("ops", 1, 100_000_000);
+        boolean auto = params.values().get("ops").strip().equals("auto");
+        int ops = auto ? (guest.config().vms() > 1 ? Integer.MAX_VALUE : 4) : params.integer("ops", 1, 100_000_000);
+        int slices = params.integer("host_slices", 1, 1_000_000);
+        long untilNs = auto && guest.config().vms() > 1 ? slices * guest.costs().hostSliceNs : Long.MAX_VALUE;
         int chunk = params.integer("chunk_pages", 1, 1 << 18);
         int searches = params.integer("searches", 0, 100_000_000);
         Mm mm = guest.newMm();
@@ -60,7 +69,7 @@ public final class Ebizzy implements Workload {
         long[] records = new long[1];
         int cpus = guest.cpus().length;
         for (int t = 0; t < threads; t++) {
-            guest.spawn("ebizzy/" + t, mm, t % cpus, finish.track(new Worker(mm, chunk, ops, searches, records)));
+            guest.spawn("ebizzy/" + t, mm, t % cpus, finish.track(new Worker(guest, mm, chunk, ops, untilNs, searches, records)));
         }
         return () -> {
             Map<String, Metric> m = new LinkedHashMap<>();
@@ -71,6 +80,8 @@ public final class Ebizzy implements Workload {
 
     /** alloc_mem / write_pattern / search_mem / free_mem of one ebizzy thread, {@code ops} times. */
     private static final class Worker implements Program {
+        private final Kernel guest;
+        private final long untilNs;
         private final Mm mm;
         private final int pages;
         private final long len;
@@ -80,7 +91,9 @@ public final class Ebizzy implements Workload {
         private int phase;
         private long chunk;
 
-        Worker(Mm mm, int pages, int ops, int searches, long[] records) {
+        Worker(Kernel guest, Mm mm, int pages, int ops, long untilNs, int searches, long[] records) {
+            this.guest = guest;
+            this.untilNs = untilNs;
             this.mm = mm;
             this.pages = pages;
             this.len = (long) pages * PhysMem.PAGE_SIZE;
@@ -93,7 +106,7 @@ public final class Ebizzy implements Workload {
         public Op next(Task task) {
             switch (phase) {
                 case 0 -> {
-                    if (left == 0) {
+                    if (left == 0 || guest.engine().now() >= untilNs) {
                         return null;
                     }
                     phase = 1;
