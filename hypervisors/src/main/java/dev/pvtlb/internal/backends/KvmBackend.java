@@ -43,6 +43,9 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
     static final KnobSpec BOOST = KnobSpec.bool("kvm.boost", true,
             "directed yield prefers vCPUs being delivered an interrupt: vcpu->ready is set by kvm_vcpu_wake_up() "
                     + "too (commit d73eb57b80b9, Linux 5.2); false: only vCPUs preempted while runnable");
+    static final KnobSpec BOOST_USER_MODE = KnobSpec.bool("kvm.boostUserMode", true,
+            "a vCPU preempted in user mode is a directed-yield candidate when an interrupt is pending for it "
+                    + "(kvm_arch_dy_has_pending_interrupt(), commit 52acd22faa1a, Linux 5.13); false: only vCPUs preempted in kernel mode");
     static final KnobSpec PV_SCHED_YIELD = KnobSpec.bool("kvm.pvSchedYield", true,
             "KVM_FEATURE_PV_SCHED_YIELD: after sending call-function IPIs the guest issues KVM_HC_SCHED_YIELD "
                     + "for a preempted, non-idle target and the host yields to it (commit 715062970f37, Linux 5.3)");
@@ -67,7 +70,8 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
         this.plainWrite = k.get(HOST_CLEAR.name()).equals("plain-write");
         this.preempted = new byte[guest.cpus().length];
         this.pvSchedYield = k.bool(PV_SCHED_YIELD.name());
-        this.host = new HostModel(guest, this, new KvmSpin(k.bool(PLE.name()), k.bool(BOOST.name()), k.bool(HALT_POLL.name())));
+        this.host = new HostModel(guest, this, new KvmSpin(k.bool(PLE.name()), k.bool(BOOST.name()),
+                k.bool(BOOST_USER_MODE.name()), k.bool(HALT_POLL.name())));
     }
 
     /**
@@ -154,7 +158,7 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
     public static final class Provider extends BackendProvider {
         public Provider() {
             super("kvm", "KVM guest: IPIs, except preempted vCPUs get KVM_VCPU_FLUSH_TLB in steal time, flushed at next entry", true,
-                    PV_TLB_FLUSH, HOST_CLEAR, PLE, BOOST, PV_SCHED_YIELD, HALT_POLL);
+                    PV_TLB_FLUSH, HOST_CLEAR, PLE, BOOST, BOOST_USER_MODE, PV_SCHED_YIELD, HALT_POLL);
         }
 
         @Override

@@ -10,9 +10,12 @@ package dev.pvtlb.internal.host;
  * @param boost candidates are vCPUs with vcpu->ready, which kvm_vcpu_wake_up() also sets
  *     (commit d73eb57b80b9, "KVM: Boost vCPUs that are delivering interrupts", 5.2); without it,
  *     only vCPUs preempted while runnable (vcpu->preempted)
+ * @param boostUserMode a vCPU preempted in user mode is still a candidate when an interrupt is
+ *     pending for it (kvm_arch_dy_has_pending_interrupt(), commit 52acd22faa1a, "KVM: Boost vCPU
+ *     candidate in user mode which is delivering interrupt", 5.13); before, never
  * @param haltPoll kvm_vcpu_halt() polls halt_poll_ns before scheduling a halted vCPU out
  */
-public record KvmSpin(boolean ple, boolean boost, boolean haltPoll) {
+public record KvmSpin(boolean ple, boolean boost, boolean boostUserMode, boolean haltPoll) {
     /** kvm_vcpu_on_spin() of {@code me}, spinning in kernel mode (yield_to_kernel_mode: csd_lock_wait). */
     void onSpin(HostModel host, HostVcpu me) {
         HostVcpu[] vcpus = host.guestVcpus();
@@ -32,9 +35,9 @@ public record KvmSpin(boolean ple, boolean boost, boolean haltPoll) {
                 if (v.state == VcpuState.HALTED) {
                     continue; // kvm_vcpu_is_blocking() && !vcpu_dy_runnable()
                 }
-                // yield_to_kernel_mode: skip a vCPU preempted in user mode unless an interrupt is
-                // pending for it (kvm_arch_dy_has_pending_interrupt(): a posted IPI).
-                if (v.preempted && !v.cpu.callFunctionPending() && v.cpu.inUserMode()) {
+                // yield_to_kernel_mode: skip a vCPU preempted in user mode unless (since 52acd22faa1a)
+                // an interrupt is pending for it (kvm_arch_dy_has_pending_interrupt(): a posted IPI).
+                if (v.preempted && v.cpu.inUserMode() && !(boostUserMode && v.cpu.callFunctionPending())) {
                     continue;
                 }
                 if (host.yieldTo(me, v)) {
