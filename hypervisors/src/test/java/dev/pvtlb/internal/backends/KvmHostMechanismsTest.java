@@ -135,4 +135,20 @@ class KvmHostMechanismsTest {
         assertEquals(0, noPoll.count(Counter.HALT_POLL_WAKEUPS));
         assertEquals(10 * 600, noPoll.guest.cpuTime().get(1, TimeCategory.STOLEN), "a VM entry (600 ns) per wake-up");
     }
+
+    /** Two CPU-bound vCPUs on one pCPU: the least-virtual-runtime pick shares it about evenly. */
+    @Test
+    void twoBusyVcpusOnOnePcpuShareItByVirtualRuntime() {
+        GuestConfig cfg = GuestConfig.builder().cpus(2).seed(9).backend("kvm").pcpus(1).build();
+        Scripted s = new Scripted(cfg);
+        s.spawn(0, new Spin(30_000_000));
+        s.spawn(1, new Spin(30_000_000));
+        s.run();
+        long stolen0 = s.guest.cpuTime().get(0, TimeCategory.STOLEN);
+        long stolen1 = s.guest.cpuTime().get(1, TimeCategory.STOLEN);
+        // Each ran 30 ms and waited while the other ran: at most one slice (4.5 ms) apart.
+        assertTrue(Math.abs(stolen0 - stolen1) <= 4_500_000 + 2 * 600, stolen0 + " vs " + stolen1);
+        assertTrue(stolen0 + stolen1 >= 30_000_000, "one pCPU for 60 ms of work: " + (stolen0 + stolen1));
+        assertTrue(s.count(Counter.VCPU_PREEMPTIONS) >= 60_000_000 / 4_500_000 - 1, "a switch per slice at least");
+    }
 }
