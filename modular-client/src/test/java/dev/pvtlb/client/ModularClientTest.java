@@ -46,7 +46,7 @@ class ModularClientTest {
                 "backends: [arm64, hyperv, invlpgb, kvm, module-counting, module-sealed, native, rar, xen-pv]",
                 "study module: dev.pvtlb.study",
                 "native: nr_tlb_remote_flush=800 ipis_sent=1332 hypercalls=0 munmap_ns=3071.7",
-                "kvm: nr_tlb_remote_flush=771 ipis_sent=830 hypercalls=587 munmap_ns=20783.0",
+                "kvm: nr_tlb_remote_flush=771 ipis_sent=830 hypercalls=587 munmap_ns=8673.1",
                 "module-counting: nr_tlb_remote_flush=800 ipis_sent=1332 hypercalls=0 munmap_ns=3071.7",
                 "module-sealed: backend dev.pvtlb.client.sealed.SealedBackend: module dev.pvtlb.client neither exports "
                         + "package dev.pvtlb.client.sealed nor opens it to dev.pvtlb.guest, so the patched pv_ops cannot "

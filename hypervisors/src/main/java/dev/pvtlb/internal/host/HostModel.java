@@ -27,7 +27,8 @@ import java.util.List;
  * (place_entity()); it preempts the current vCPU at once only when that one is no longer
  * eligible (has run past it) and its own deadline is earlier (check_preempt_wakeup_fair(),
  * EEVDF with RUN_TO_PARITY). yield_to() makes its target the pCPU's next buddy and reschedules
- * that pCPU, so the target runs next; the yielder gives its own pCPU to another waiting vCPU.
+ * that pCPU, so the target runs next; the yielder gives its own pCPU to another waiting vCPU;
+ * both only while the vCPU picked is eligible (not ahead of its queue's average virtual runtime).
  * With {@link KvmSpin} the host also has KVM's pause-loop exits, directed yield and halt polling.
  */
 public final class HostModel implements VcpuHost {
@@ -213,9 +214,9 @@ public final class HostModel implements VcpuHost {
     }
 
     /**
-     * resched_curr() then schedule() on {@code pc}: the next buddy if one is set, else a waiting
-     * vCPU that has run less than the current one (or any waiting one when {@code yielding}:
-     * yield_task_fair() moves the current vCPU behind the others).
+     * resched_curr() then schedule() on {@code pc}: the next buddy if one is set and eligible, else
+     * a waiting vCPU that has run less than the current one (or, when {@code yielding}, any eligible
+     * waiting one: yield_task_fair() pushes the current vCPU's deadline behind the others').
      */
     private void resched(Pcpu pc, boolean yielding) {
         HostVcpu cur = pc.current;
@@ -224,7 +225,8 @@ public final class HostModel implements VcpuHost {
         }
         pc.account(engine.now());
         HostVcpu next = pc.nextRunnable(guest.liveTasks() == 0);
-        if (next == null || (cur != null && !yielding && next != pc.nextBuddy && next.vruntime >= cur.vruntime)) {
+        if (next == null || (cur != null && next != pc.nextBuddy
+                && (yielding ? !pc.eligible(next) : next.vruntime >= cur.vruntime))) {
             return;
         }
         voidTimer(pc);
@@ -252,7 +254,7 @@ public final class HostModel implements VcpuHost {
         if (tp != me.pcpu) {
             resched(me.pcpu, true);
         }
-        resched(tp);
+        resched(tp, tp == me.pcpu);
         return true;
     }
 

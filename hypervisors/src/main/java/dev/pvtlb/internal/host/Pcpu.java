@@ -32,13 +32,13 @@ public final class Pcpu {
     }
 
     /**
-     * pick_next_entity(): the next buddy if it is runnable, else the runnable vCPU other than the
+     * pick_next_entity(): the next buddy if it is runnable and eligible, else the runnable vCPU other than the
      * current one with the least virtual runtime (ties go round-robin after the current one), or
      * null. {@code guestOnly}: only the modelled guest's vCPUs.
      */
     HostVcpu nextRunnable(boolean guestOnly) {
         if (nextBuddy != null && nextBuddy != current && nextBuddy.state == VcpuState.RUNNABLE
-                && (!guestOnly || nextBuddy.cpu != null)) {
+                && (!guestOnly || nextBuddy.cpu != null) && eligible(nextBuddy)) {
             return nextBuddy;
         }
         int n = vcpus.size();
@@ -63,6 +63,23 @@ public final class Pcpu {
             }
         }
         return min;
+    }
+
+    /**
+     * entity_eligible(): {@code v} has not run ahead of the queue's average virtual runtime
+     * (avg_vruntime() over the current and the runnable vCPUs, all of the same weight). A next
+     * buddy is picked only while eligible, so a directed yield cannot take more than a fair share.
+     */
+    boolean eligible(HostVcpu v) {
+        long sum = 0;
+        int n = 0;
+        for (HostVcpu o : vcpus) {
+            if (o == current || o.state == VcpuState.RUNNABLE) {
+                sum += o.vruntime;
+                n++;
+            }
+        }
+        return n == 0 || v.vruntime * n <= sum;
     }
 
     /** Another vCPU than {@code v} waits for this pCPU (single_task_running() is false). */
