@@ -393,8 +393,4 @@ public final class HostModel implements VcpuHost {
         }
         armTimer(pc);
     }
-
-    Kernel guest() {
-        return guest;
-    }
 }
