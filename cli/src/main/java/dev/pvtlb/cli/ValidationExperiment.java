@@ -3,7 +3,7 @@ package dev.pvtlb.cli;
 import java.util.List;
 
 /**
- * One row of the bare-metal table of {@code validation.md}: a published measurement and the
+ * One row of the tables of {@code validation.md}: a published measurement and the
  * emulated runs that repeat it. It passes when every figure is inside its band.
  *
  * @param source the public source: author, thread or patch title, list and date

@@ -17,7 +17,7 @@ record ValidationReport(List<ValidationResult> results) {
     private static final String ROW = "%-19s %-47s %-11s %-11s %-22s %s%n";
 
     void print(PrintWriter out) {
-        out.printf("validate: %d experiment(s) of validation.md (bare metal), each run with --reps %d --seed %d%n%n",
+        out.printf("validate: %d experiment(s) of validation.md, each run with --reps %d --seed %d%n%n",
                 results.size(), ValidationRun.REPS, ValidationRun.SEED);
         out.printf(ROW, "id", "figure", "published", "emulated", "band", "verdict");
         for (ValidationResult r : results) {
@@ -133,7 +133,7 @@ record ValidationReport(List<ValidationResult> results) {
                         + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
                         + "th:first-child,td:first-child{text-align:left}svg{margin:0.5em 1em 0.5em 0}"
                         + ".pass{color:#2ca02c;font-weight:bold}.fail{color:#d62728;font-weight:bold}</style></head><body>\n")
-                .append("<h1>pvtlb validate</h1>\n<p>The bare-metal experiments of validation.md, each run with --reps ")
+                .append("<h1>pvtlb validate</h1>\n<p>The experiments of validation.md, each run with --reps ")
                 .append(ValidationRun.REPS).append(" --seed ").append(ValidationRun.SEED)
                 .append(". Not run yet: ").append(Html.escape(String.join(", ", ValidationExperiments.NOT_RUN_YET))).append(".</p>\n");
         for (ValidationResult r : results) {

@@ -41,7 +41,7 @@ class HostileArgumentsTest {
                     "--max-runs 0", "--max-runs 1", "--max-runs x", "--spark-conf novalue", "--spark-conf =x",
                     "--out /sys/pvtlb-out", "--out /nonexistent/dir/out")),
             new Command("replay", List.of("/nonexistent/t.txt", "/dev/zero", "/")),
-            new Command("validate", List.of("--only nosuch", "--only kvm-boost", "--sensitivity --only nosuch",
+            new Command("validate", List.of("--only nosuch", "--only kvm-boost,nosuch", "--sensitivity --only nosuch",
                     "--parallel 0", "--parallel x", "--json /nonexistent/dir/v.json")));
 
     static final List<String> NOISE = List.of("--quiet", "x=y", "=", "", " ", "-", "--", "-x", "--frob", "1", "-1", "99999999999",

@@ -132,24 +132,27 @@ class ValidationVerdictTest {
         assertEquals(0.4932, experiment("smt-dedup").figures().get(1).published(), 1e-4);
         assertEquals(-15.20, experiment("smt-dedup").figures().get(2).published(), 1e-2);
         assertEquals(1.2564, experiment("arm64-noise").figures().get(0).published(), 1e-4);
+        assertEquals(185.71, experiment("kvm-boost").figures().get(1).published(), 1e-2);
+        assertEquals(0.1306, experiment("kvm-boost").figures().get(3).published(), 1e-4);
     }
 
     @Test
     void experimentsAreSelectedInTableOrderAndAnUnknownIdIsRefused() {
-        assertEquals(List.of("concurrent-flush", "lazy-tlb", "rcu-table-free", "smt-dedup", "smt-dedup-absolute", "arm64-noise"),
+        assertEquals(List.of("concurrent-flush", "lazy-tlb", "rcu-table-free", "smt-dedup", "smt-dedup-absolute", "arm64-noise",
+                        "kvm-boost", "kvm-sched-yield"),
                 ValidationExperiments.select(List.of()).stream().map(ValidationExperiment::id).toList());
         assertEquals(List.of("smt-dedup", "arm64-noise"), ValidationExperiments.select(List.of("arm64-noise", "smt-dedup"))
                 .stream().map(ValidationExperiment::id).toList());
         ModelException e = assertThrows(ModelException.class, () -> ValidationExperiments.select(List.of("nosuch")));
         assertEquals("--only: unknown experiment 'nosuch'; experiments: concurrent-flush, lazy-tlb, rcu-table-free, smt-dedup, "
-                + "smt-dedup-absolute, arm64-noise", e.getMessage());
+                + "smt-dedup-absolute, arm64-noise, kvm-boost, kvm-sched-yield", e.getMessage());
     }
 
     @Test
     void sharedRunsRunOnce() {
         List<ValidationRun> runs = ValidationRunner.runsOf(ValidationExperiments.select(List.of("smt-dedup", "smt-dedup-absolute")));
         assertEquals(List.of("smt-false", "smt-true"), runs.stream().map(ValidationRun::key).toList());
-        assertEquals(25, ValidationRunner.runsOf(ValidationExperiments.ALL).size());
+        assertEquals(33, ValidationRunner.runsOf(ValidationExperiments.ALL).size()); // 25 bare metal, 6 + 2 KVM
         assertEquals("pvtlb run mprotect-noise --backend arm64 --set noise=false --reps 3 --seed 1",
                 ValidationRunner.runsOf(ValidationExperiments.select(List.of("arm64-noise"))).get(0).commandLine());
     }

@@ -30,7 +30,7 @@ public final class Profile {
             "ipi.send.ns", "ipi.latency.min.ns", "ipi.latency.max.ns", "ipi.latency.points",
             "irq.entry_exit.ns", "csd.run.ns", "line.local.ns", "line.same_socket.ns", "line.cross_socket.ns",
             "syscall.ns", "fault.ns", "pte.op.ns", "vma.op.ns", "context_switch.ns", "idle.enter.ns",
-            "vmexit.ns", "hypercall.ns", "host.slice.ns",
+            "vmexit.ns", "hypercall.ns", "host.slice.ns", "host.ple_window.ns", "host.ple_window.grow", "host.halt_poll.ns",
             "tlbi.ns", "tlbi.sync.ns", "tlbi.bystander.ns", "tlbi.max_ops",
             "invlpgb.ns", "invlpgb.count_max", "tlbsync.ns",
             "rar.send.ns", "rar.latency.ns", "rar.target.ns")));

@@ -3,10 +3,17 @@ package dev.pvtlb.smp;
 /**
  * What the host model needs to hear from a vCPU: that it halted (HLT in the idle loop: a VM
  * exit, and the vCPU is no longer runnable) and that something woke a halted vCPU (an
- * interrupt or a wake-up: it becomes runnable and waits for its pCPU). Bare metal has none.
+ * interrupt or a wake-up: it becomes runnable and waits for its pCPU), and that it spins
+ * waiting for other vCPUs (a pause-loop exit may catch it). Bare metal has none.
  */
 public interface VcpuHost {
     void halted(Cpu vcpu);
 
     void kicked(Cpu vcpu);
+
+    /**
+     * The vCPU started to spin with interrupts on, waiting for other CPUs (csd_lock_wait in
+     * smp_call_function_many_cond): what a pause-loop exit can catch. Bare metal ignores it.
+     */
+    default void spinning(Cpu vcpu) {}
 }

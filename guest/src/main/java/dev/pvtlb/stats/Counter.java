@@ -31,7 +31,13 @@ public enum Counter {
     /** A paravirt flush that fell back to native_flush_tlb_multi() (e.g. Hyper-V without the _Ex hypercalls beyond VP 63). */
     NATIVE_FALLBACKS("native_fallbacks"),
     /** The host descheduled a runnable vCPU (its time slice ended while another vCPU waited). */
-    VCPU_PREEMPTIONS("vcpu_preemptions");
+    VCPU_PREEMPTIONS("vcpu_preemptions"),
+    /** Pause-loop exits: a vCPU spun past the PLE window (KVM handle_pause()). */
+    PLE_EXITS("ple_exits"),
+    /** Directed yields the host made (yield_to() from kvm_vcpu_on_spin() or KVM_HC_SCHED_YIELD). */
+    DIRECTED_YIELDS("directed_yields"),
+    /** A halted vCPU woken while the host still polled for it (halt_poll_ns): no schedule, no VM entry. */
+    HALT_POLL_WAKEUPS("halt_poll_wakeups");
 
     public final String key;
 

@@ -46,7 +46,7 @@ class ModularClientTest {
                 "backends: [arm64, hyperv, invlpgb, kvm, module-counting, module-sealed, native, rar, xen-pv]",
                 "study module: dev.pvtlb.study",
                 "native: nr_tlb_remote_flush=800 ipis_sent=856 hypercalls=0 munmap_ns=3244.9",
-                "kvm: nr_tlb_remote_flush=796 ipis_sent=1039 hypercalls=646 munmap_ns=10816.2",
+                "kvm: nr_tlb_remote_flush=800 ipis_sent=852 hypercalls=634 munmap_ns=3506.8",
                 "module-counting: nr_tlb_remote_flush=800 ipis_sent=856 hypercalls=0 munmap_ns=3244.9",
                 "module-sealed: backend dev.pvtlb.client.sealed.SealedBackend: module dev.pvtlb.client neither exports "
                         + "package dev.pvtlb.client.sealed nor opens it to dev.pvtlb.guest, so the patched pv_ops cannot "

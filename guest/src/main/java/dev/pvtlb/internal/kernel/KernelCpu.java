@@ -397,6 +397,16 @@ public final class KernelCpu implements Cpu, Event {
         }
     }
 
+    /** Spinning with IRQs on until other CPUs ran a call (csd_lock_wait): a PAUSE loop on x86. */
+    public boolean isSpinning() {
+        return blocked && blockedCategory == TimeCategory.IPI_WAIT;
+    }
+
+    /** Running a task's user code (a vCPU preempted here was not preempted in kernel mode). */
+    public boolean inUserMode() {
+        return depth > 0 && stack[depth - 1] instanceof UserMode;
+    }
+
     /** Whether this CPU is halted in its idle loop (blocked in HLT). */
     public boolean isHalted() {
         return blocked && blockedCategory == TimeCategory.IDLE;
@@ -465,6 +475,8 @@ public final class KernelCpu implements Cpu, Event {
             blockedCategory = p.category();
             if (blockedCategory == TimeCategory.IDLE) {
                 halted();
+            } else if (blockedCategory == TimeCategory.IPI_WAIT && guest.vcpuHost() != null) {
+                guest.vcpuHost().spinning(this);
             }
             return;
         }

@@ -32,6 +32,9 @@ public final class Costs {
     public final long vmexitNs;
     public final long hypercallNs;
     public final long hostSliceNs;
+    public final long pleWindowNs;
+    public final int pleWindowGrow;
+    public final long haltPollNs;
     public final long tlbiNs;
     public final long tlbiSyncNs;
     public final long tlbiBystanderNs;
@@ -68,6 +71,9 @@ public final class Costs {
         vmexitNs = p.ns("vmexit.ns");
         hypercallNs = p.ns("hypercall.ns");
         hostSliceNs = Math.max(1, p.ns("host.slice.ns"));
+        pleWindowNs = Math.max(1, p.ns("host.ple_window.ns"));
+        pleWindowGrow = Math.max(1, p.integer("host.ple_window.grow"));
+        haltPollNs = p.ns("host.halt_poll.ns");
         tlbiNs = p.ns("tlbi.ns");
         tlbiSyncNs = p.ns("tlbi.sync.ns");
         tlbiBystanderNs = p.ns("tlbi.bystander.ns");

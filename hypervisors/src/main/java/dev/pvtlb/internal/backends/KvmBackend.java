@@ -6,6 +6,7 @@ import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.host.HostModel;
 import dev.pvtlb.internal.host.HostVcpu;
 import dev.pvtlb.internal.host.HypercallIpi;
+import dev.pvtlb.internal.host.KvmSpin;
 import dev.pvtlb.internal.host.VcpuEntryHook;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
@@ -36,6 +37,21 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
             "how the host clears steal_time.preempted on vCPU entry: xchg (atomic, the fix), plain-write "
                     + "(read, then write zero later: CVE-2019-3016, a flush request can be lost)",
             "xchg", "plain-write");
+    static final KnobSpec PLE = KnobSpec.bool("kvm.ple", true,
+            "pause-loop exiting (VMX PLE, ple_gap != 0): a vCPU spinning past the PLE window exits and "
+                    + "kvm_vcpu_on_spin() yields to another vCPU of the VM");
+    static final KnobSpec BOOST = KnobSpec.bool("kvm.boost", true,
+            "directed yield prefers vCPUs being delivered an interrupt: vcpu->ready is set by kvm_vcpu_wake_up() "
+                    + "too (commit d73eb57b80b9, Linux 5.2); false: only vCPUs preempted while runnable");
+    static final KnobSpec BOOST_USER_MODE = KnobSpec.bool("kvm.boostUserMode", true,
+            "a vCPU preempted in user mode is a directed-yield candidate when an interrupt is pending for it "
+                    + "(kvm_arch_dy_has_pending_interrupt(), commit 52acd22faa1a, Linux 5.13); false: only vCPUs preempted in kernel mode");
+    static final KnobSpec PV_SCHED_YIELD = KnobSpec.bool("kvm.pvSchedYield", true,
+            "KVM_FEATURE_PV_SCHED_YIELD: after sending call-function IPIs the guest issues KVM_HC_SCHED_YIELD "
+                    + "for a preempted, non-idle target and the host yields to it (commit 715062970f37, Linux 5.3)");
+    static final KnobSpec HALT_POLL = KnobSpec.bool("kvm.haltPoll", true,
+            "halt polling: a halted vCPU that is its pCPU's only runnable task is polled for host.halt_poll.ns "
+                    + "before it is scheduled out (kvm_vcpu_halt())");
     static final byte KVM_VCPU_PREEMPTED = 1;
     static final byte KVM_VCPU_FLUSH_TLB = 2;
 
@@ -45,6 +61,7 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
     /** steal_time.preempted of each vCPU: guest memory written by both sides. */
     private final byte[] preempted;
     private final HostModel host;
+    private final boolean pvSchedYield;
 
     KvmBackend(Kernel guest, Knobs k) {
         super(guest.knobs());
@@ -52,7 +69,32 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
         this.pvTlbFlush = k.bool(PV_TLB_FLUSH.name());
         this.plainWrite = k.get(HOST_CLEAR.name()).equals("plain-write");
         this.preempted = new byte[guest.cpus().length];
-        this.host = new HostModel(guest, this);
+        this.pvSchedYield = k.bool(PV_SCHED_YIELD.name());
+        this.host = new HostModel(guest, this, new KvmSpin(k.bool(PLE.name()), k.bool(BOOST.name()),
+                k.bool(BOOST_USER_MODE.name()), k.bool(HALT_POLL.name())));
+    }
+
+    /**
+     * kvm_smp_send_call_func_ipi() (arch/x86/kernel/kvm.c, 715062970f37): the IPIs go out (one
+     * KVM_HC_SEND_IPI hypercall, KVM_FEATURE_PV_SEND_IPI); then, for the first target that is not
+     * idle and whose steal_time.preempted is set, one KVM_HC_SCHED_YIELD hypercall, which the host
+     * answers with a directed yield to it.
+     */
+    private long sendCallFuncIpi(HypercallIpi ipi, Cpu from, Cpu[] targets, int count) {
+        long cost = ipi.send(from, targets, count);
+        if (!pvSchedYield) {
+            return cost;
+        }
+        for (int i = 0; i < count; i++) {
+            KernelCpu t = (KernelCpu) targets[i];
+            // !idle_cpu(cpu) && vcpu_is_preempted(cpu)
+            if (t.current() != null && (preempted[t.id] & KVM_VCPU_PREEMPTED) != 0) {
+                guest.vmstat().inc(Counter.HYPERCALLS);
+                host.schedYield(from, t);
+                return cost + guest.costs().hypercallNs;
+            }
+        }
+        return cost;
     }
 
     @PvOp("flush_tlb_multi")
@@ -115,14 +157,17 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
 
     public static final class Provider extends BackendProvider {
         public Provider() {
-            super("kvm", "KVM guest: IPIs, except preempted vCPUs get KVM_VCPU_FLUSH_TLB in steal time, flushed at next entry", true, PV_TLB_FLUSH, HOST_CLEAR);
+            super("kvm", "KVM guest: IPIs, except preempted vCPUs get KVM_VCPU_FLUSH_TLB in steal time, flushed at next entry", true,
+                    PV_TLB_FLUSH, HOST_CLEAR, PLE, BOOST, BOOST_USER_MODE, PV_SCHED_YIELD, HALT_POLL);
         }
 
         @Override
         public Object attach(BackendContext facade, Knobs knobs) {
             KvmBackend b = new KvmBackend(Kernel.of(facade), knobs);
             // KVM_FEATURE_PV_SEND_IPI: one KVM_HC_SEND_IPI hypercall per IPI bitmap.
-            return Attachment.of(b).withIpiDelivery(new HypercallIpi(false)).withVcpuHost(b.host);
+            HypercallIpi ipi = new HypercallIpi(false);
+            return Attachment.of(b).withIpiDelivery((from, targets, count) -> b.sendCallFuncIpi(ipi, from, targets, count))
+                    .withVcpuHost(b.host);
         }
     }
 }

@@ -8,18 +8,28 @@ import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.VcpuHost;
 import dev.pvtlb.stats.Counter;
+import dev.pvtlb.stats.TimeCategory;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The host the guest runs on: pCPUs, the guest's vCPUs and those of other VMs placed on
- * them, and a scheduler giving each runnable vCPU time slices in turn (a vCPU thread under
- * the host's fair scheduler). A vCPU is running, preempted (runnable, off its pCPU) or halted
- * (after HLT; not runnable). The guest's vCPU i sits on pCPU i mod P; other VMs' vCPUs are
- * spread after it, so with V vCPUs per VM on V pCPUs every pCPU holds one vCPU of each VM.
- * Slice ends are choice points (PREEMPT) among {@value #SLICE_POINTS} values in
- * [slice/2, 3*slice/2], so pCPUs drift apart as real hosts' timers do rather than switch in
- * lockstep.
+ * them, and the host's fair scheduler running vCPU threads (kernel/sched/fair.c, the rules that
+ * matter here). A vCPU is running, preempted (runnable, off its pCPU) or halted (after HLT; not
+ * runnable). The guest's vCPU i sits on pCPU i mod P; other VMs' vCPUs are spread after it, so
+ * with V vCPUs per VM on V pCPUs every pCPU holds one vCPU of each VM (no migration).
+ *
+ * <p>Each pCPU's queue is ordered by virtual runtime: a slice end (the tick finding the slice
+ * used up) switches to the runnable vCPU with the least virtual runtime if it has run less than
+ * the current one (pick_next_entity()); slice lengths are choice points (PREEMPT) among
+ * {@value #SLICE_POINTS} values in [slice/2, 3*slice/2], so pCPUs drift apart as real hosts'
+ * timers do. A vCPU that halts keeps its lag behind the queue and gets it back when woken
+ * (place_entity()); it preempts the current vCPU at once only when that one is no longer
+ * eligible (has run past it) and its own deadline is earlier (check_preempt_wakeup_fair(),
+ * EEVDF with RUN_TO_PARITY). yield_to() makes its target the pCPU's next buddy and reschedules
+ * that pCPU, so the target runs next; the yielder gives its own pCPU to another waiting vCPU;
+ * both only while the vCPU picked is eligible (not ahead of its queue's average virtual runtime).
+ * With {@link KvmSpin} the host also has KVM's pause-loop exits, directed yield and halt polling.
  */
 public final class HostModel implements VcpuHost {
     /** Alternatives of each slice length. */
@@ -31,13 +41,22 @@ public final class HostModel implements VcpuHost {
     private final HostVcpu[] guestVcpus;
     private final List<HostVcpu> all = new ArrayList<>();
     private final VcpuEntryHook hook;
+    private final KvmSpin kvm;
     private final long sliceNs;
     private final long entryNs;
+    /** kvm->last_boosted_vcpu. */
+    int lastBoostedVcpu = -1;
 
     public HostModel(Kernel guest, VcpuEntryHook hook) {
+        this(guest, hook, null);
+    }
+
+    /** {@code kvm}: KVM's spin and halt mechanisms, or null for a host without them. */
+    public HostModel(Kernel guest, VcpuEntryHook hook, KvmSpin kvm) {
         this.guest = guest;
         this.engine = guest.engine();
         this.hook = hook;
+        this.kvm = kvm;
         this.sliceNs = guest.costs().hostSliceNs;
         this.entryNs = guest.costs().vmexitNs;
         KernelCpu[] cpus = guest.cpus();
@@ -56,6 +75,7 @@ public final class HostModel implements VcpuHost {
             for (int i = 0; i < n; i++) {
                 Pcpu pc = pcpus[(i + vm) % p];
                 HostVcpu v = new HostVcpu(vm == 0 ? cpus[i] : null, vm, i, pc);
+                v.pleWindowNs = guest.costs().pleWindowNs;
                 pc.vcpus.add(v);
                 all.add(v);
                 if (vm == 0) {
@@ -69,8 +89,11 @@ public final class HostModel implements VcpuHost {
                 if (pc.current == null) {
                     pc.current = v;
                     v.state = VcpuState.RUNNING;
+                    v.deadline = sliceNs;
                 } else {
                     v.state = VcpuState.RUNNABLE;
+                    v.preempted = true;
+                    v.ready = true;
                     if (v.cpu != null) {
                         v.cpu.vcpuPreempt();
                         hook.descheduled(v, true);
@@ -85,6 +108,10 @@ public final class HostModel implements VcpuHost {
         return guestVcpus[guestCpu];
     }
 
+    HostVcpu[] guestVcpus() {
+        return guestVcpus;
+    }
+
     /** The slice timer of {@code pc} runs while another vCPU may want the pCPU. */
     private void armTimer(Pcpu pc) {
         if (pc.timerArmed || pc.vcpus.size() < 2) {
@@ -93,6 +120,9 @@ public final class HostModel implements VcpuHost {
         pc.timerArmed = true;
         long gen = ++pc.timerGen;
         long slice = engine.chooseInRange(ChoicePoint.PREEMPT, sliceNs / 2, sliceNs * 3 / 2, SLICE_POINTS);
+        if (pc.current != null) {
+            pc.current.deadline = pc.current.vruntime + slice;
+        }
         engine.at(engine.now() + slice, e -> {
             if (pc.timerGen == gen) {
                 sliceEnd(pc);
@@ -100,23 +130,45 @@ public final class HostModel implements VcpuHost {
         });
     }
 
+    /** Voids the armed slice timer of {@code pc} (the current vCPU changed outside a slice end). */
+    private void voidTimer(Pcpu pc) {
+        pc.timerGen++;
+        pc.timerArmed = false;
+    }
+
     /**
-     * The current vCPU's slice ended: switch to the next runnable one. Once the guest's tasks
-     * have all exited the host only lets guest vCPUs finish their work, so the run can end.
+     * The current vCPU's slice ended: switch to the runnable vCPU with the least virtual runtime,
+     * unless the current one has run less. Once the guest's tasks have all exited the host only
+     * lets guest vCPUs finish their work, so the run can end.
      */
     private void sliceEnd(Pcpu pc) {
         pc.timerArmed = false;
         boolean draining = guest.liveTasks() == 0;
+        pc.account(engine.now());
         HostVcpu next = pc.nextRunnable(draining);
-        if (next == null || (pc.current != null && pc.current.entering)) {
+        HostVcpu prev = pc.current;
+        if (next == null || (prev != null && prev.entering)
+                || (!draining && prev != null && next != pc.nextBuddy && next.vruntime > prev.vruntime)) {
             if (!draining || next != null) {
                 armTimer(pc);
             }
             return;
         }
+        switchTo(pc, next);
+        if (!draining || pc.nextRunnable(true) != null) {
+            armTimer(pc);
+        }
+    }
+
+    /** Takes the current vCPU of {@code pc} off (still runnable) and enters {@code next}. */
+    private void switchTo(Pcpu pc, HostVcpu next) {
         HostVcpu prev = pc.current;
         if (prev != null) {
             prev.state = VcpuState.RUNNABLE;
+            // kvm_sched_out(): current->on_rq, so vcpu->preempted and vcpu->ready are set.
+            prev.preempted = true;
+            prev.ready = true;
+            prev.spinGen++;
             if (prev.cpu != null) {
                 prev.cpu.vcpuPreempt();
                 guest.vmstat().inc(Counter.VCPU_PREEMPTIONS);
@@ -124,15 +176,23 @@ public final class HostModel implements VcpuHost {
             }
         }
         enter(pc, next);
-        if (!draining || pc.nextRunnable(true) != null) {
-            armTimer(pc);
-        }
     }
 
     /** Puts {@code v} on {@code pc}: entry work now, guest code one VM-entry time later. */
     private void enter(Pcpu pc, HostVcpu v) {
+        if (pc.nextBuddy == v) {
+            pc.nextBuddy = null; // clear_buddies() when picked
+        }
+        pc.account(engine.now());
         pc.current = v;
         v.state = VcpuState.RUNNING;
+        v.deadline = v.vruntime + sliceNs;
+        // kvm_sched_in(): vcpu->preempted and vcpu->ready cleared; vmx_vcpu_load() shrinks the PLE
+        // window back to ple_window (ple_window_shrink = 0).
+        v.preempted = false;
+        v.ready = false;
+        v.pleWindowNs = guest.costs().pleWindowNs;
+        v.spinGen++;
         if (v.cpu == null) {
             return;
         }
@@ -145,8 +205,98 @@ public final class HostModel implements VcpuHost {
             }
             hook.entryEnd(v);
             v.cpu.vcpuResume();
+            if (pc.nextBuddy != null) {
+                resched(pc); // a yield_to() targeted this pCPU while the entry was in progress
+            } else if (v.cpu.isSpinning()) {
+                spinning(v.cpu);
+            }
         });
     }
+
+    /**
+     * resched_curr() then schedule() on {@code pc}: the next buddy if one is set and eligible, else
+     * a waiting vCPU that has run less than the current one (or, when {@code yielding}, any eligible
+     * waiting one: yield_task_fair() pushes the current vCPU's deadline behind the others').
+     */
+    private void resched(Pcpu pc, boolean yielding) {
+        HostVcpu cur = pc.current;
+        if (cur != null && cur.entering) {
+            return; // the entry's end looks again
+        }
+        pc.account(engine.now());
+        HostVcpu next = pc.nextRunnable(guest.liveTasks() == 0);
+        if (next == null || (cur != null && next != pc.nextBuddy
+                && (yielding ? !pc.eligible(next) : next.vruntime >= cur.vruntime))) {
+            return;
+        }
+        voidTimer(pc);
+        switchTo(pc, next);
+        armTimer(pc);
+    }
+
+    private void resched(Pcpu pc) {
+        resched(pc, false);
+    }
+
+    /**
+     * yield_to(target, preempt = true) from kvm_vcpu_yield_to() (kernel/sched/core.c,
+     * yield_to_task_fair()): fails when the target is on a CPU or not runnable; else the target
+     * becomes its pCPU's next buddy, that pCPU reschedules, and the yielder's own pCPU runs
+     * another waiting vCPU if there is one (yield_task_fair(), then schedule()).
+     */
+    boolean yieldTo(HostVcpu me, HostVcpu target) {
+        if (target.state != VcpuState.RUNNABLE) {
+            return false;
+        }
+        guest.vmstat().inc(Counter.DIRECTED_YIELDS);
+        Pcpu tp = target.pcpu;
+        tp.nextBuddy = target;
+        if (tp != me.pcpu) {
+            resched(me.pcpu, true);
+        }
+        resched(tp, tp == me.pcpu);
+        return true;
+    }
+
+    // ------------------------------------------------------------------ spinning: KVM's PLE
+
+    /** A guest vCPU started to spin: with PLE, it exits after its PLE window unless the wait ends first. */
+    @Override
+    public void spinning(Cpu view) {
+        if (kvm == null || !kvm.ple()) {
+            return;
+        }
+        HostVcpu v = guestVcpus[view.id()];
+        if (!v.executing()) {
+            return; // its entry's end looks again
+        }
+        long gen = ++v.spinGen;
+        engine.at(engine.now() + v.pleWindowNs, e -> {
+            if (v.spinGen == gen && v.executing() && v.cpu.isSpinning()) {
+                pauseLoopExit(v);
+            }
+        });
+    }
+
+    /**
+     * handle_pause() (vmx.c): the exit costs a VM exit and entry, the window grows
+     * (grow_ple_window()), and kvm_vcpu_on_spin() looks for a vCPU to yield to. The spin goes
+     * on after the exit and is watched again with the grown window.
+     */
+    private void pauseLoopExit(HostVcpu v) {
+        guest.vmstat().inc(Counter.PLE_EXITS);
+        guest.vmstat().inc(Counter.VMEXITS);
+        v.pleWindowNs = Math.min(v.pleWindowNs * guest.costs().pleWindowGrow, Long.MAX_VALUE / 4);
+        v.cpu.injectHostWork(entryNs, TimeCategory.STOLEN, "handle_pause");
+        kvm.onSpin(this, v);
+    }
+
+    /** KVM_HC_SCHED_YIELD from guest vCPU {@code from} naming guest vCPU {@code to}; true when the host yielded. */
+    public boolean schedYield(Cpu from, Cpu to) {
+        return KvmSpin.schedYield(this, guestVcpus[from.id()], guestVcpus[to.id()]);
+    }
+
+    // ------------------------------------------------------------------ halt and wake-up
 
     @Override
     public void halted(Cpu view) {
@@ -156,13 +306,45 @@ public final class HostModel implements VcpuHost {
             return;
         }
         guest.vmstat().inc(Counter.VMEXITS); // the HLT exit
+        Pcpu pc = v.pcpu;
+        pc.account(engine.now());
         v.state = VcpuState.HALTED;
+        v.spinGen++;
         vcpu.vcpuPreempt();
         hook.descheduled(v, false);
+        long min = pc.minVruntime(v);
+        // dequeue_entity(): the lag is kept for place_entity(), within one slice either way.
+        v.lag = min == Long.MAX_VALUE ? 0 : Math.clamp(min - v.vruntime, -sliceNs, sliceNs);
+        boolean draining = guest.liveTasks() == 0;
+        if (kvm != null && kvm.haltPoll() && guest.costs().haltPollNs > 0 && !pc.othersRunnable(v)) {
+            // kvm_vcpu_halt(): poll while the vCPU thread is the pCPU's only runnable task.
+            v.polling = true;
+            long gen = ++v.pollGen;
+            engine.at(engine.now() + guest.costs().haltPollNs, e -> {
+                if (v.polling && v.pollGen == gen) {
+                    stopPolling(v);
+                }
+            });
+            return;
+        }
+        pc.current = null;
+        HostVcpu next = pc.nextRunnable(draining);
+        if (next != null) {
+            voidTimer(pc);
+            enter(pc, next);
+            armTimer(pc);
+        }
+    }
+
+    /** The poll of a halted vCPU ended without a wake-up (or another vCPU wants the pCPU): schedule. */
+    private void stopPolling(HostVcpu v) {
+        v.polling = false;
         Pcpu pc = v.pcpu;
+        pc.account(engine.now());
         pc.current = null;
         HostVcpu next = pc.nextRunnable(guest.liveTasks() == 0);
         if (next != null) {
+            voidTimer(pc);
             enter(pc, next);
             armTimer(pc);
         }
@@ -175,14 +357,39 @@ public final class HostModel implements VcpuHost {
         if (v.state != VcpuState.HALTED) {
             return;
         }
-        v.state = VcpuState.RUNNABLE;
         Pcpu pc = v.pcpu;
-        if (pc.current == null) {
+        if (v.polling) {
+            // Woken within halt_poll_ns: the vCPU thread never left its pCPU; no schedule, no entry.
+            v.polling = false;
+            v.state = VcpuState.RUNNING;
+            guest.vmstat().inc(Counter.HALT_POLL_WAKEUPS);
+            vcpu.vcpuResume();
+            return;
+        }
+        // kvm_vcpu_wake_up(): runnable, and vcpu->ready (d73eb57b80b9).
+        v.state = VcpuState.RUNNABLE;
+        v.ready = true;
+        HostVcpu cur = pc.current;
+        if (cur != null && cur.polling) {
+            stopPolling(cur); // need_resched(): another task became runnable on the pCPU
+            cur = pc.current;
+        }
+        pc.account(engine.now());
+        long min = pc.minVruntime(v);
+        if (min != Long.MAX_VALUE) {
+            v.vruntime = min - v.lag; // place_entity()
+        }
+        if (cur == null) {
+            voidTimer(pc);
             enter(pc, v);
-        } else if (pc.current.cpu == null && guest.liveTasks() == 0) {
+        } else if (cur.cpu == null && guest.liveTasks() == 0) {
             // Draining: the guest's last work preempts another VM at once (the armed timer is void).
-            pc.timerGen++;
+            voidTimer(pc);
             sliceEnd(pc);
+        } else if (!cur.entering && v.vruntime < cur.vruntime && v.vruntime + sliceNs < cur.deadline) {
+            // check_preempt_wakeup_fair(): the current vCPU is no longer eligible and the woken one's deadline is earlier.
+            voidTimer(pc);
+            switchTo(pc, v);
         }
         armTimer(pc);
     }

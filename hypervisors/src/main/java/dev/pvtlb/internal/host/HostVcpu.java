@@ -5,7 +5,9 @@ import dev.pvtlb.internal.kernel.KernelCpu;
 /**
  * One vCPU as the host schedules it: a vCPU of the modelled guest, or of another VM on the
  * same host. Other VMs' guests are not simulated: their vCPUs are CPU-bound and only compete
- * for pCPUs.
+ * for pCPUs. Besides its state it carries what the host's fair scheduler keeps of a task
+ * ({@code sched_entity}: virtual runtime, deadline, lag) and what KVM keeps of a vCPU
+ * ({@code vcpu->preempted}, {@code vcpu->ready}, the PLE window).
  */
 public final class HostVcpu {
     /** The guest CPU, or null for a vCPU of another VM. */
@@ -16,6 +18,24 @@ public final class HostVcpu {
     VcpuState state = VcpuState.RUNNABLE;
     /** The vCPU is being entered (VM entry in progress); it runs guest code after the entry ends. */
     boolean entering;
+
+    /** se->vruntime: ns run on its pCPU (every vCPU thread has the same weight, nice 0). */
+    long vruntime;
+    /** se->deadline: vruntime when picked plus the slice it was given. */
+    long deadline;
+    /** se->vlag when it blocked in HLT: how far its pCPU's queue was ahead of it, within one slice. */
+    long lag;
+    /** KVM's vcpu->preempted: scheduled out while runnable (kvm_sched_out()), cleared on kvm_sched_in(). */
+    boolean preempted;
+    /** KVM's vcpu->ready: as preempted, and also set by kvm_vcpu_wake_up() (commit d73eb57b80b9). */
+    boolean ready;
+    /** The vCPU's current PLE window (vmx->ple_window), reset to the base on sched-in. */
+    long pleWindowNs;
+    /** Bumped when the vCPU starts or stops a spin the PLE timer watches; older PLE events do nothing. */
+    long spinGen;
+    /** Halted, but the host still polls on its pCPU for a wake-up (halt_poll_ns). */
+    boolean polling;
+    long pollGen;
 
     HostVcpu(KernelCpu cpu, int vm, int index, Pcpu pcpu) {
         this.cpu = cpu;

@@ -3,11 +3,18 @@ package dev.pvtlb.internal.host;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A physical CPU of the host: the vCPUs placed on it and the one it runs now. */
+/**
+ * A physical CPU of the host and its run queue (a cfs_rq of vCPU threads): the vCPUs placed on
+ * it, the one it runs now, and the next buddy a directed yield left (set_next_buddy()).
+ */
 public final class Pcpu {
     public final int id;
     final List<HostVcpu> vcpus = new ArrayList<>();
     HostVcpu current;
+    /** When {@link #current} last had its virtual runtime brought up to date (update_curr()). */
+    long accountedAt;
+    /** cfs_rq->next: the vCPU a yield_to() asked to run next here, or null. */
+    HostVcpu nextBuddy;
     boolean timerArmed;
     /** Bumped when a timer is armed or voided; a timer event of an older generation does nothing. */
     long timerGen;
@@ -16,16 +23,72 @@ public final class Pcpu {
         this.id = id;
     }
 
-    /** The next runnable vCPU after the current one, round-robin, or null. */
+    /** update_curr(): charges the current vCPU's time since the last update to its virtual runtime. */
+    void account(long now) {
+        if (current != null) {
+            current.vruntime += now - accountedAt;
+        }
+        accountedAt = now;
+    }
+
+    /**
+     * pick_next_entity(): the next buddy if it is runnable and eligible, else the runnable vCPU other than the
+     * current one with the least virtual runtime (ties go round-robin after the current one), or
+     * null. {@code guestOnly}: only the modelled guest's vCPUs.
+     */
     HostVcpu nextRunnable(boolean guestOnly) {
+        if (nextBuddy != null && nextBuddy != current && nextBuddy.state == VcpuState.RUNNABLE
+                && (!guestOnly || nextBuddy.cpu != null) && eligible(nextBuddy)) {
+            return nextBuddy;
+        }
         int n = vcpus.size();
         int start = current == null ? 0 : vcpus.indexOf(current) + 1;
+        HostVcpu best = null;
         for (int i = 0; i < n; i++) {
             HostVcpu v = vcpus.get((start + i) % n);
-            if (v != current && v.state == VcpuState.RUNNABLE && (!guestOnly || v.cpu != null)) {
-                return v;
+            if (v != current && v.state == VcpuState.RUNNABLE && (!guestOnly || v.cpu != null)
+                    && (best == null || v.vruntime < best.vruntime)) {
+                best = v;
             }
         }
-        return null;
+        return best;
+    }
+
+    /** The least virtual runtime of the queue (runnable and current vCPUs) other than {@code except}; MAX_VALUE if none. */
+    long minVruntime(HostVcpu except) {
+        long min = Long.MAX_VALUE;
+        for (HostVcpu v : vcpus) {
+            if (v != except && (v == current || v.state == VcpuState.RUNNABLE)) {
+                min = Math.min(min, v.vruntime);
+            }
+        }
+        return min;
+    }
+
+    /**
+     * entity_eligible(): {@code v} has not run ahead of the queue's average virtual runtime
+     * (avg_vruntime() over the current and the runnable vCPUs, all of the same weight). A next
+     * buddy is picked only while eligible, so a directed yield cannot take more than a fair share.
+     */
+    boolean eligible(HostVcpu v) {
+        long sum = 0;
+        int n = 0;
+        for (HostVcpu o : vcpus) {
+            if (o == current || o.state == VcpuState.RUNNABLE) {
+                sum += o.vruntime;
+                n++;
+            }
+        }
+        return n == 0 || v.vruntime * n <= sum;
+    }
+
+    /** Another vCPU than {@code v} waits for this pCPU (single_task_running() is false). */
+    boolean othersRunnable(HostVcpu v) {
+        for (HostVcpu o : vcpus) {
+            if (o != v && o.state == VcpuState.RUNNABLE) {
+                return true;
+            }
+        }
+        return false;
     }
 }

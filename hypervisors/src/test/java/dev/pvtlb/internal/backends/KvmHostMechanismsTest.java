@@ -1,0 +1,154 @@
+package dev.pvtlb.internal.backends;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pvtlb.config.GuestConfig;
+import dev.pvtlb.internal.workload.Spin;
+import dev.pvtlb.scenario.Scripted;
+import dev.pvtlb.stats.Counter;
+import dev.pvtlb.stats.TimeCategory;
+import dev.pvtlb.stats.TlbFlushReason;
+import dev.pvtlb.stats.TraceEvent;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * KVM's host mechanisms with concrete values (x86-skylake: PLE window 1365 ns, VM entry 600 ns,
+ * hypercall 600 ns, halt_poll_ns 200 us, host slice 3 ms).
+ */
+class KvmHostMechanismsTest {
+    /**
+     * Two vCPUs of one VM on one pCPU, plain flush IPIs. vCPU 1 touches a page and computes; vCPU 0
+     * computes 6 ms and then unmaps the page while vCPU 1 is preempted. Returns the time from the
+     * IPI's send to vCPU 1's shootdown. (vCPU 0 first runs one slice, at most 4.5 ms.)
+     */
+    private static Scripted preemptedTarget(String ple, String pvSchedYield) {
+        GuestConfig cfg = GuestConfig.builder().cpus(2).seed(3).backend("kvm").pcpus(1)
+                .knob("kvm.pvTlbFlush", "false").knob("kvm.ple", ple).knob("kvm.pvSchedYield", pvSchedYield).build();
+        Scripted s = new Scripted(cfg);
+        long b = s.map(1, 1);
+        s.spawn(0, new Spin(6_000_000, 10_000), s.munmap(b, 1));
+        s.spawn(1, Scripted.populate(b, 1), new Spin(20_000_000));
+        s.run();
+        return s;
+    }
+
+    private static long sendToShootdown(Scripted s) {
+        List<TraceEvent> send = s.flushes(0, TlbFlushReason.TLB_REMOTE_SEND_IPI);
+        List<TraceEvent> done = s.flushes(1, TlbFlushReason.TLB_REMOTE_SHOOTDOWN);
+        assertEquals(1, send.size());
+        assertEquals(1, done.size());
+        return done.get(0).time() - send.get(0).time();
+    }
+
+    @Test
+    void aSenderSpinningOnAPreemptedTargetExitsAfterThePleWindowAndTheTargetRunsNext() {
+        Scripted ple = preemptedTarget("true", "false");
+        long withPle = sendToShootdown(ple);
+        assertEquals(1, ple.count(Counter.PLE_EXITS), "one exit: the target acks before a second window");
+        assertEquals(1, ple.count(Counter.DIRECTED_YIELDS));
+        // IPI hypercall (600) + PLE window (1365) + VM entry of the target (600) + its IRQ entry and flush.
+        // Seed 3 gives 2805 ns.
+        assertTrue(withPle >= 600 + 1365 + 600 && withPle < 3_500, "send to shootdown with PLE: " + withPle + " ns");
+        Scripted none = preemptedTarget("false", "false");
+        long withoutPle = sendToShootdown(none);
+        assertEquals(0, none.count(Counter.PLE_EXITS));
+        assertEquals(0, none.count(Counter.DIRECTED_YIELDS));
+        // Seed 3 gives 2299792 ns.
+        assertTrue(withoutPle > 1_500_000, "without PLE the sender spins out its slice (>= 1.5 ms): " + withoutPle + " ns");
+    }
+
+    @Test
+    void withPvSchedYieldTheSenderYieldsToThePreemptedTargetAtOnce() {
+        Scripted y = preemptedTarget("false", "true");
+        long t = sendToShootdown(y);
+        assertEquals(1, y.count(Counter.DIRECTED_YIELDS), "one KVM_HC_SCHED_YIELD, answered with yield_to()");
+        assertEquals(0, y.count(Counter.PLE_EXITS));
+        // No PLE window: IPI hypercall (600) + VM entry of the target (600) + its IRQ entry and flush.
+        // Seed 3 gives 1807 ns: a PLE window (1365 ns) less than with PLE alone.
+        assertTrue(t >= 1_200 && t < 2_500, "send to shootdown with PV sched yield: " + t + " ns");
+        assertEquals(2, y.count(Counter.HYPERCALLS), "KVM_HC_SEND_IPI and KVM_HC_SCHED_YIELD");
+    }
+
+    /**
+     * Two VMs of 2 vCPUs on 2 pCPUs. vCPU 1 computes 0.5 ms and sleeps (HLT: the other VM's vCPU gets
+     * its pCPU); vCPU 0 computes 1 ms and unmaps a page vCPU 1 touched; with lazy=ipi the lazy
+     * vCPU 1 gets the IPI: woken, runnable, not preempted, behind a vCPU that ran less.
+     */
+    private static Scripted wokenTarget(String boost) {
+        GuestConfig cfg = GuestConfig.builder().cpus(2).seed(5).backend("kvm").pcpus(2).vms(2)
+                .knob("kvm.pvTlbFlush", "false").knob("kvm.pvSchedYield", "false").knob("kvm.boost", boost).knob("lazy", "ipi")
+                .build();
+        Scripted s = new Scripted(cfg);
+        long b = s.map(1, 4);
+        s.spawn(0, Scripted.populate(b, 4), new Spin(1_000_000, 10_000), s.munmap(b, 4));
+        s.spawn(1, Scripted.touch(b, 4, 4), new Spin(500_000, 10_000), Scripted.sleep(10_000_000));
+        s.run();
+        return s;
+    }
+
+    /** From the IPI's send to vCPU 1's flush_tlb_func(), which, lazy, switches to init_mm (TLB_FLUSH_ON_TASK_SWITCH). */
+    private static long sendToLazySwitch(Scripted s) {
+        List<TraceEvent> send = s.flushes(0, TlbFlushReason.TLB_REMOTE_SEND_IPI);
+        assertEquals(1, send.size());
+        long sent = send.get(0).time();
+        return s.flushes(1, TlbFlushReason.TLB_FLUSH_ON_TASK_SWITCH).stream().mapToLong(TraceEvent::time)
+                .filter(t -> t > sent).min().orElseThrow() - sent;
+    }
+
+    @Test
+    void theBoostYieldsToAVcpuWokenByTheIpiThatWaitsForItsPcpu() {
+        Scripted boost = wokenTarget("true");
+        long withBoost = sendToLazySwitch(boost);
+        assertTrue(boost.count(Counter.DIRECTED_YIELDS) >= 1);
+        // Seed 5 gives 2805 ns (IPI hypercall, PLE window, VM entry, interrupt).
+        assertTrue(withBoost >= 600 + 1365 + 600 && withBoost < 3_500,
+                "vcpu->ready set by kvm_vcpu_wake_up(): yielded to after one PLE window: " + withBoost + " ns");
+        Scripted before = wokenTarget("false");
+        long without = sendToLazySwitch(before);
+        assertEquals(0, before.count(Counter.DIRECTED_YIELDS), "a woken vCPU is not preempted: no candidate");
+        // Seed 5 gives 1800544 ns: the other VM's vCPU ran its slice out.
+        assertTrue(without > 1_000_000, "without the boost it waits for its pCPU's slice end: " + without + " ns");
+    }
+
+    /** vCPU 1 sleeps 50 us ten times on a pCPU of its own; the host polls for it. */
+    private static Scripted sleeper(String haltPoll) {
+        GuestConfig cfg = GuestConfig.builder().cpus(2).seed(7).backend("kvm").pcpus(2).knob("kvm.haltPoll", haltPoll).build();
+        Scripted s = new Scripted(cfg);
+        Object[] ops = new Object[20];
+        for (int i = 0; i < 20; i += 2) {
+            ops[i] = new Spin(10_000, 10_000);
+            ops[i + 1] = Scripted.sleep(50_000);
+        }
+        s.spawn(1, java.util.Arrays.copyOf(ops, ops.length, dev.pvtlb.internal.kernel.Op[].class));
+        s.run();
+        return s;
+    }
+
+    @Test
+    void aHaltedVcpuWokenWithinHaltPollNsPaysNoVmEntry() {
+        Scripted poll = sleeper("true");
+        assertEquals(10, poll.count(Counter.HALT_POLL_WAKEUPS));
+        assertEquals(0, poll.guest.cpuTime().get(1, TimeCategory.STOLEN), "never scheduled out: no entry");
+        Scripted noPoll = sleeper("false");
+        assertEquals(0, noPoll.count(Counter.HALT_POLL_WAKEUPS));
+        assertEquals(10 * 600, noPoll.guest.cpuTime().get(1, TimeCategory.STOLEN), "a VM entry (600 ns) per wake-up");
+    }
+
+    /** Two CPU-bound vCPUs on one pCPU: the least-virtual-runtime pick shares it about evenly. */
+    @Test
+    void twoBusyVcpusOnOnePcpuShareItByVirtualRuntime() {
+        GuestConfig cfg = GuestConfig.builder().cpus(2).seed(9).backend("kvm").pcpus(1).build();
+        Scripted s = new Scripted(cfg);
+        s.spawn(0, new Spin(30_000_000));
+        s.spawn(1, new Spin(30_000_000));
+        s.run();
+        long stolen0 = s.guest.cpuTime().get(0, TimeCategory.STOLEN);
+        long stolen1 = s.guest.cpuTime().get(1, TimeCategory.STOLEN);
+        // Each ran 30 ms and waited while the other ran: at most one slice (4.5 ms) apart.
+        assertTrue(Math.abs(stolen0 - stolen1) <= 4_500_000 + 2 * 600, stolen0 + " vs " + stolen1);
+        assertTrue(stolen0 + stolen1 >= 30_000_000, "one pCPU for 60 ms of work: " + (stolen0 + stolen1));
+        assertTrue(s.count(Counter.VCPU_PREEMPTIONS) >= 60_000_000 / 4_500_000 - 1, "a switch per slice at least");
+    }
+}
