@@ -58,8 +58,13 @@ public final class GuestKnobs {
                     + "write per cluster of 16 APIC IDs in the mask (x2apic_cluster.c, apic_cluster(id) = id >> 4)",
             "physical", "cluster");
 
+    public static final KnobSpec SMT_FLUSH_DROPS_SIBLING = KnobSpec.bool("smt.flushDropsSibling", true,
+            "with smt.sharedTlb=true: an INVLPG or PCID flush by one thread also drops its sibling's entries of the same mm, "
+                    + "as Alex Shi's SMT dedup patch assumed (LKML 2012); Intel documents no such guarantee: false = each "
+                    + "thread's invalidation drops only its own PCID's entries");
+
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
-            NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC);
+            NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -67,6 +72,8 @@ public final class GuestKnobs {
     public final TableFreePolicy tableFree;
     public final boolean nestedFlush;
     public final boolean x2apicCluster;
+    /** smt.flushDropsSibling: a thread's invalidation also reaches its sibling's PCIDs in a shared TLB. */
+    public final boolean smtFlushDropsSibling;
     /** nestedFlush=reset-range: a nested zap's flush forgets freed_tables (__tlb_reset_range). */
     public final boolean nestedFlushResetsRange;
     /** should_flush_tlb() also requires loaded_mm == info->mm (6.8+). */
@@ -90,6 +97,7 @@ public final class GuestKnobs {
         lazy = LazyMode.of(k.get(LAZY.name()));
         tableFree = TableFreePolicy.of(k.get(TABLE_FREE.name()));
         x2apicCluster = k.get(X2APIC.name()).equals("cluster");
+        smtFlushDropsSibling = k.bool(SMT_FLUSH_DROPS_SIBLING.name());
         nestedFlush = !k.get(NESTED_FLUSH.name()).equals("skip");
         nestedFlushResetsRange = k.get(NESTED_FLUSH.name()).equals("reset-range");
         String sft = k.get(SHOULD_FLUSH_TLB.name());

@@ -168,7 +168,7 @@ public final class KernelCpu implements Cpu, Event {
         int pcid = pcid(asid);
         tlb.invalidate(pcid, vpn);
         psc.flushPcid(pcid);
-        for (KernelCpu s : tlbSharers) {
+        for (KernelCpu s : siblingsReached()) {
             int slot = s.asidSlotOf(mm);
             if (slot >= 0) {
                 tlb.invalidate(s.pcid(slot), vpn);
@@ -176,6 +176,17 @@ public final class KernelCpu implements Cpu, Event {
             }
         }
     }
+
+    /**
+     * The SMT siblings whose entries of the same mm this thread's invalidation also drops in the
+     * shared TLB: all of them under {@code smt.flushDropsSibling=true} (Alex Shi's assumption),
+     * none otherwise (Intel documents no such guarantee).
+     */
+    private KernelCpu[] siblingsReached() {
+        return guest.knobs().smtFlushDropsSibling ? tlbSharers : NO_CPUS;
+    }
+
+    private static final KernelCpu[] NO_CPUS = new KernelCpu[0];
 
     /** Drops every non-global translation of this CPU, all ASIDs (a flush done from outside the guest). */
     @Override
@@ -198,7 +209,7 @@ public final class KernelCpu implements Cpu, Event {
         int pcid = pcid(asid);
         tlb.flushPcid(pcid);
         psc.flushPcid(pcid);
-        for (KernelCpu s : tlbSharers) {
+        for (KernelCpu s : siblingsReached()) {
             int slot = s.asidSlotOf(mm);
             if (slot >= 0) {
                 tlb.flushPcid(s.pcid(slot));
