@@ -32,11 +32,14 @@ final class Sensitivity {
     private final List<ValidationResult> mid;
     private final Map<String, Profile.Range> ranges;
     private final List<End> ends;
+    /** Every figure whose direction broke, in experiment and range order (the ends do not change). */
+    private final List<Break> breaks;
 
     private Sensitivity(List<ValidationResult> mid, Map<String, Profile.Range> ranges, List<End> ends) {
         this.mid = mid;
         this.ranges = ranges;
         this.ends = ends;
+        this.breaks = findBreaks();
     }
 
     /** The ASSUMED ranges of the profiles the runs use (a figure assumed in any of them). */
@@ -113,8 +116,7 @@ final class Sensitivity {
         return Math.signum(emulated - neutral) == Math.signum(f.published() - neutral);
     }
 
-    /** Every figure whose direction broke, in experiment and range order. */
-    List<Break> breaks() {
+    private List<Break> findBreaks() {
         List<Break> out = new ArrayList<>();
         for (ValidationResult r : mid) {
             List<ValidationFigure> figures = r.experiment().figures();
@@ -133,7 +135,7 @@ final class Sensitivity {
 
     /** Reproduced: passes at the profile's values and keeps its direction at every end. */
     boolean reproduced(ValidationResult r) {
-        return r.pass() && breaks().stream().noneMatch(b -> b.experiment().equals(r.experiment().id()));
+        return r.pass() && breaks.stream().noneMatch(b -> b.experiment().equals(r.experiment().id()));
     }
 
     private int endsHeld(ValidationResult r) {
@@ -182,7 +184,6 @@ final class Sensitivity {
                         u == FigureUnit.NS ? "n/a (absolute)" : broke == 0 ? "holds at every end" : "breaks at " + broke + " end(s)");
             }
         }
-        List<Break> breaks = breaks();
         if (!breaks.isEmpty()) {
             out.printf("%nwhere a direction breaks:%n");
             for (ValidationResult r : mid) {
@@ -222,7 +223,6 @@ final class Sensitivity {
         });
         m.put("ranges", rs);
         List<Object> xs = new ArrayList<>();
-        List<Break> breaks = breaks();
         for (ValidationResult r : mid) {
             Map<String, Object> x = new LinkedHashMap<>();
             x.put("id", r.experiment().id());

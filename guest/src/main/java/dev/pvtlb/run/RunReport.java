@@ -1,6 +1,10 @@
 package dev.pvtlb.run;
 
 import dev.pvtlb.hazard.Hazard;
+import dev.pvtlb.stats.CostPart;
+import dev.pvtlb.stats.Counter;
+import dev.pvtlb.stats.TimeCategory;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,20 +43,20 @@ public record RunReport(String scenario, String backend, Map<String, String> kno
      * rows above) and TLB refill walks (per TLB miss). A backend whose flush bypasses
      * smp_call_function_many (a hypercall, a broadcast TLBI) shows its own cost in cpu time instead.
      */
-    public java.util.List<CostRow> costBreakdown() {
-        java.util.List<CostRow> rows = new java.util.ArrayList<>();
-        String flushes = dev.pvtlb.stats.Counter.NR_TLB_REMOTE_FLUSH.key;
-        String received = dev.pvtlb.stats.Counter.NR_TLB_REMOTE_FLUSH_RECEIVED.key;
-        for (dev.pvtlb.stats.CostPart p : dev.pvtlb.stats.CostPart.values()) {
+    public List<CostRow> costBreakdown() {
+        List<CostRow> rows = new ArrayList<>();
+        String flushes = Counter.NR_TLB_REMOTE_FLUSH.key;
+        String received = Counter.NR_TLB_REMOTE_FLUSH_RECEIVED.key;
+        for (CostPart p : CostPart.values()) {
             String per = switch (p) {
                 case FLUSH_SETUP, FLUSH_SEND, FLUSH_LOCAL, LINE_TRANSFERS -> flushes;
-                case TARGET_IRQ -> dev.pvtlb.stats.Counter.IPIS_RECEIVED.key;
+                case TARGET_IRQ -> Counter.IPIS_RECEIVED.key;
                 case TARGET_CSD, TARGET_FLUSH -> received;
-                case TLB_REFILLS -> dev.pvtlb.stats.Counter.TLB_MISSES.key;
+                case TLB_REFILLS -> Counter.TLB_MISSES.key;
             };
             rows.add(row(p.key, p.description, costNs.getOrDefault(p.key, 0L), per));
-            if (p == dev.pvtlb.stats.CostPart.FLUSH_SEND) {
-                String wait = dev.pvtlb.stats.TimeCategory.IPI_WAIT.key;
+            if (p == CostPart.FLUSH_SEND) {
+                String wait = TimeCategory.IPI_WAIT.key;
                 rows.add(row(wait, "initiator: waiting for the slowest target (csd_lock_wait)", cpuTimeNs.getOrDefault(wait, 0L), flushes));
             }
         }

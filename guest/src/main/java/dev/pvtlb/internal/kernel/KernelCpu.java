@@ -339,8 +339,7 @@ public final class KernelCpu implements Cpu, Event {
      * the core's caches, else a same- or cross-socket transfer.
      */
     public long lineFrom(KernelCpu other) {
-        Costs c = guest.costs();
-        return transfer(other.core == core ? c.lineLocalNs : other.socket == socket ? c.lineSameSocketNs : c.lineCrossSocketNs);
+        return transfer(ContendedLine.between(other.socket, other.core, socket, core, guest.costs()));
     }
 
     /** Schedules the call-function IPI's arrival at {@code time}. */

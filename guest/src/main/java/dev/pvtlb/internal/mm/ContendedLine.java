@@ -37,8 +37,7 @@ public final class ContendedLine {
         }
         long transfer;
         if (writer >= 0) {
-            transfer = writerSocket == socket && writerCore == core ? c.lineLocalNs
-                    : writerSocket == socket ? c.lineSameSocketNs : c.lineCrossSocketNs;
+            transfer = between(writerSocket, writerCore, socket, core, c);
             share(writer, writerSocket, writerCore);
             writer = -1;
         } else if (sharers.isEmpty()) {
@@ -58,8 +57,7 @@ public final class ContendedLine {
         }
         long transfer;
         if (writer >= 0) {
-            transfer = writerSocket == socket && writerCore == core ? c.lineLocalNs
-                    : writerSocket == socket ? c.lineSameSocketNs : c.lineCrossSocketNs;
+            transfer = between(writerSocket, writerCore, socket, core, c);
         } else if (sharers.isEmpty() || (sharers.cardinality() == 1 && sharers.get(cpu))) {
             transfer = c.lineLocalNs; // first touch, or the only copy is already here
         } else {
@@ -75,6 +73,14 @@ public final class ContendedLine {
         writerSocket = socket;
         writerCore = core;
         return queue(now, transfer, c);
+    }
+
+    /**
+     * Moving a line from the cache of one CPU to another's: a hit within a core (SMT siblings
+     * share its caches; cores are numbered across sockets), else a same- or cross-socket transfer.
+     */
+    public static long between(int socketA, int coreA, int socketB, int coreB, Costs c) {
+        return coreA == coreB ? c.lineLocalNs : socketA == socketB ? c.lineSameSocketNs : c.lineCrossSocketNs;
     }
 
     /** A hit costs the same at any time; a transfer starts when the one in flight has ended. */

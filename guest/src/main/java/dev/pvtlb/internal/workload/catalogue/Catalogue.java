@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.workload.catalogue;
 
 import dev.pvtlb.config.GuestConfig;
+import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.kernel.ZapRange;
 import dev.pvtlb.internal.kernel.GupFast;
@@ -8,11 +9,13 @@ import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.workload.Delay;
 import dev.pvtlb.internal.workload.Metric;
 import dev.pvtlb.internal.workload.Params;
+import dev.pvtlb.internal.workload.Sequence;
 import dev.pvtlb.internal.workload.Sleep;
 import dev.pvtlb.internal.workload.Spin;
 import dev.pvtlb.internal.workload.Syscall;
 import dev.pvtlb.internal.workload.Touch;
 import dev.pvtlb.internal.workload.Workload;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -77,6 +80,19 @@ abstract class Catalogue implements Workload {
     @Override
     public void configure(GuestConfig.Builder b, Params params) {
         b.memoryBytes(MEMORY);
+    }
+
+    /**
+     * CPU 1 reads 8 pages of an mm and goes idle, lazy on it, while CPU 0 unmaps them: the tables
+     * freed are ones CPU 1's paging-structure cache still holds (lazy-speculative-walk and
+     * table-free-no-invalidate).
+     */
+    static Supplier<Map<String, Metric>> readerGoesLazyWhileUnmapped(Kernel g) {
+        Mm mm = g.newMm();
+        long r = map(mm, 1, 8);
+        g.spawn("reader", mm, 1, new Sequence(List.of(sleep(300), touch(r, 8, 64, 0.0), sleep(12_000))));
+        g.spawn("unmapper", mm, 0, new Sequence(List.of(populate(r, 8), sleep(2_000), munmap(mm, r, 8), spin(8_000))));
+        return noMetrics();
     }
 
     static Supplier<Map<String, Metric>> noMetrics() {

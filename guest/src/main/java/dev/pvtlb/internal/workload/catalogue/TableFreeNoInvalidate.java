@@ -2,12 +2,9 @@ package dev.pvtlb.internal.workload.catalogue;
 
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.workload.Metric;
 import dev.pvtlb.internal.workload.Params;
-import dev.pvtlb.internal.workload.Sequence;
 import dev.pvtlb.smp.Topology;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -40,10 +37,7 @@ public final class TableFreeNoInvalidate extends Catalogue {
 
     @Override
     public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
-        Mm mm = g.newMm();
-        long r = map(mm, 1, 8);
-        g.spawn("reader", mm, 1, new Sequence(List.of(sleep(300), touch(r, 8, 64, 0.0), sleep(12_000))));
-        g.spawn("unmapper", mm, 0, new Sequence(List.of(populate(r, 8), sleep(2_000), munmap(mm, r, 8), spin(8_000))));
-        return noMetrics();
+        // The lazy-speculative-walk program: the lazy reader's cached table is the one freed.
+        return readerGoesLazyWhileUnmapped(g);
     }
 }
