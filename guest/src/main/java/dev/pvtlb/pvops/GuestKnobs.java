@@ -63,8 +63,20 @@ public final class GuestKnobs {
                     + "as Alex Shi's SMT dedup patch assumed (LKML 2012); Intel documents no such guarantee: false = each "
                     + "thread's invalidation drops only its own PCID's entries");
 
+    public static final KnobSpec RCU = KnobSpec.choice("rcu", "sched",
+            "RCU flavour of the grace period that frees page tables: sched = a CPU is quiescent only in user mode, idle or "
+                    + "at a context switch (non-preemptible kernel, CONFIG_PREEMPT_RCU=n); preempt = CONFIG_PREEMPT_RCU: a CPU in "
+                    + "kernel code with IRQs on holds no read-side section, so only CPUs with IRQs off (gup_fast) delay the "
+                    + "grace period (the scheduling-clock tick reports the others at the earliest moment)",
+            "sched", "preempt");
+
+    public static final KnobSpec INJECT = KnobSpec.choice("inject", "none",
+            "plant one kernel-style bug, for a mutation test of a scenario (docs/safety.md): " + String.join(", ", InjectedBug.names()),
+            InjectedBug.names());
+
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
-            NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING);
+            NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
+            RCU, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -90,11 +102,17 @@ public final class GuestKnobs {
     public final String memoryModel;
     /** switchMmBarrier=smp_mb: the barrier before the tlb_gen read when leaving lazy mode. */
     public final boolean switchMmSmpMb;
+    /** rcu=preempt: only IRQs-off CPUs hold up a grace period. */
+    public final boolean preemptRcu;
+    /** The planted bug of a mutation test, {@link InjectedBug#NONE} otherwise. */
+    public final InjectedBug bug;
 
     public GuestKnobs(Knobs k) {
         concurrentFlush = k.bool(CONCURRENT_FLUSH.name());
         smtSiblingDedup = k.bool(SMT_SIBLING_DEDUP.name());
-        lazy = LazyMode.of(k.get(LAZY.name()));
+        bug = InjectedBug.of(k.get(INJECT.name()));
+        preemptRcu = k.get(RCU.name()).equals("preempt");
+        lazy = bug == InjectedBug.LAZY_SKIPS_FREED_TABLES ? LazyMode.SKIP_NOFREE : LazyMode.of(k.get(LAZY.name()));
         tableFree = TableFreePolicy.of(k.get(TABLE_FREE.name()));
         x2apicCluster = k.get(X2APIC.name()).equals("cluster");
         smtFlushDropsSibling = k.bool(SMT_FLUSH_DROPS_SIBLING.name());

@@ -18,14 +18,14 @@ class KnobsTest {
                 Map.entry("native.smtSiblingDedup", "false"), Map.entry("nestedFlush", "flush"), Map.entry("tableFree", "rcu"),
                 Map.entry("shouldFlushTlb", "lazy"), Map.entry("mremapFlush", "under-ptl"), Map.entry("tableBatch", "ok"),
                 Map.entry("memoryModel", "sc"), Map.entry("switchMmBarrier", "smp_mb"), Map.entry("x86.x2apic", "physical"),
-                Map.entry("smt.flushDropsSibling", "true")),
+                Map.entry("smt.flushDropsSibling", "true"), Map.entry("rcu", "sched"), Map.entry("inject", "none")),
                 k.values());
     }
 
     @Test
     void unknownKnobsAndValuesAreRefusedWithTheAlternatives() {
         ModelException a = assertThrows(ModelException.class, () -> Knobs.of(GuestKnobs.SPECS, Map.of("lazzy", "off")));
-        assertEquals("unknown knob 'lazzy' (known: lazy, memoryModel, mremapFlush, native.concurrentFlush, native.smtSiblingDedup, nestedFlush, shouldFlushTlb, smt.flushDropsSibling, switchMmBarrier, tableBatch, tableFree, x86.x2apic)", a.getMessage());
+        assertEquals("unknown knob 'lazzy' (known: inject, lazy, memoryModel, mremapFlush, native.concurrentFlush, native.smtSiblingDedup, nestedFlush, rcu, shouldFlushTlb, smt.flushDropsSibling, switchMmBarrier, tableBatch, tableFree, x86.x2apic)", a.getMessage());
         ModelException b = assertThrows(ModelException.class,
                 () -> Knobs.of(GuestKnobs.SPECS, Map.of("native.concurrentFlush", "maybe")));
         assertEquals("knob native.concurrentFlush cannot be 'maybe' (allowed: true|false)", b.getMessage());

@@ -56,7 +56,7 @@ public final class FlushTlbMmRange extends KernelPath {
             long now = g.engine().now();
             long cost = cpu.writeLine(mm.tlbGenLine(), now);
             cost += cpu.writeLine(cpu.flushTlbInfoLine, now + cost);
-            long gen = mm.incTlbGen();
+            long gen = g.knobs().bug == dev.pvtlb.pvops.InjectedBug.TLB_GEN_NOT_BUMPED ? mm.tlbGen() : mm.incTlbGen();
             OrderedStores.fence(cpu); // inc_mm_tlb_gen() is a locked operation
             info = new FlushTlbInfo(mm, s, e, strideShift, freedTables, gen, cpu.id);
             if (g.checker() != null) {

@@ -10,7 +10,10 @@ import java.util.List;
  * has passed a quiescent state after the period began. Quiescent states are user-mode
  * execution, a context switch and idle (an extended quiescent state). A CPU with IRQs off,
  * such as one inside gup_fast(), is not quiescent: that is what makes RCU table freeing safe
- * against lockless walkers even when the flush did not interrupt them.
+ * against lockless walkers even when the flush did not interrupt them. With {@code rcu=preempt}
+ * (CONFIG_PREEMPT_RCU) kernel code with IRQs on is outside every read-side critical section, so
+ * only CPUs with IRQs off hold a grace period up: a table batch handed to call_rcu() before the
+ * flush (inject=call-rcu-before-flush) can then be freed while remote TLBs still point at it.
  */
 public final class Rcu {
     private final Kernel guest;
@@ -26,6 +29,11 @@ public final class Rcu {
 
     /** call_rcu(): run {@code callback} after a grace period. */
     public void callRcu(Runnable callback) {
+        if (guest.knobs().bug == dev.pvtlb.pvops.InjectedBug.RCU_GP_INSTANT) {
+            guest.vmstat().inc(Counter.RCU_GRACE_PERIODS);
+            callback.run();
+            return;
+        }
         next.add(callback);
         if (!gpInProgress) {
             startGracePeriod();
@@ -42,8 +50,11 @@ public final class Rcu {
         next = t;
         gpInProgress = true;
         waitingFor.clearAll();
+        boolean preempt = guest.knobs().preemptRcu;
         for (KernelCpu c : guest.cpus()) {
-            if (c.online() && !c.inExtendedQs()) {
+            // CONFIG_PREEMPT_RCU: a CPU outside any read-side section (here: with IRQs on) reports
+            // its quiescent state at its next scheduling-clock tick, taken to come at once.
+            if (c.online() && !c.inExtendedQs() && (!preempt || c.irqsDisabled())) {
                 waitingFor.set(c.id);
             }
         }

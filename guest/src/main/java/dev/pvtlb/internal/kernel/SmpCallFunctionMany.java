@@ -28,6 +28,8 @@ public final class SmpCallFunctionMany extends KernelPath {
     private int nIpi;
     /** The target whose csd_unlock() ended the wait: csd_lock_wait() reads that line last. */
     private KernelCpu lastDone;
+    /** Returned to the caller (before the targets finished only under inject=scf-no-wait). */
+    private boolean returned;
     /** csd_unlock() by a target, as each csd carries it. */
     private final java.util.function.Consumer<KernelCpu> complete = this::complete;
 
@@ -99,9 +101,10 @@ public final class SmpCallFunctionMany extends KernelPath {
     }
 
     private long waitStep(KernelCpu cpu) {
-        if (outstanding > 0) {
+        if (outstanding > 0 && cpu.kernel().knobs().bug != dev.pvtlb.pvops.InjectedBug.SCF_NO_WAIT) {
             return BLOCK;
         }
+        returned = true;
         cpu.ret();
         // csd_lock_wait() sees the last unlock only once that csd's line has come back.
         return lastDone == null ? 0 : cpu.lineFrom(lastDone);
@@ -110,7 +113,7 @@ public final class SmpCallFunctionMany extends KernelPath {
     /** csd_unlock() by a target: the last one lets the initiator's wait end. */
     void complete(KernelCpu by) {
         lastDone = by;
-        if (--outstanding == 0) {
+        if (--outstanding == 0 && !returned) {
             initiator.wake();
         }
     }

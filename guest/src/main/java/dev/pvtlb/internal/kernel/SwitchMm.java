@@ -77,7 +77,8 @@ public final class SwitchMm {
             cost += cpu.writeLine(prev.cpumaskLine(), now);
             prev.cpumask().clear(cpu.id);
         }
-        if (!next.isInitMm() && g.mmCpumaskTracked() && !next.cpumask().test(cpu.id)) {
+        if (!next.isInitMm() && g.mmCpumaskTracked() && !next.cpumask().test(cpu.id)
+                && g.knobs().bug != dev.pvtlb.pvops.InjectedBug.SWITCH_MM_NO_CPUMASK) {
             cost += cpu.writeLine(next.cpumaskLine(), now + cost);
             next.cpumask().set(cpu.id);
         }

@@ -66,8 +66,10 @@ public final class TlbFlush {
         long nr;
         if (!f.isFullFlush() && f.newTlbGen == localGen + 1 && f.newTlbGen == mmGen) {
             nr = f.pages();
-            for (long addr = f.start; addr < f.end; addr += 1L << f.strideShift) {
-                cpu.invlpg(addr);
+            if (g.knobs().bug != dev.pvtlb.pvops.InjectedBug.RANGE_FLUSH_NO_INVLPG) {
+                for (long addr = f.start; addr < f.end; addr += 1L << f.strideShift) {
+                    cpu.invlpg(addr);
+                }
             }
             cost += nr * c.invlpgNs;
             if (local) {

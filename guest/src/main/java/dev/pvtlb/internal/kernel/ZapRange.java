@@ -4,6 +4,7 @@ import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.pvops.InjectedBug;
 import dev.pvtlb.pvops.TableFreePolicy;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.smp.KernelPath;
@@ -132,6 +133,14 @@ public final class ZapRange extends InternalPath {
     /** tlb_finish_mmu(): start the flush of what was gathered (or of a nested zap's range). */
     private long finishMmu(KernelCpu cpu, Kernel g) {
         pc = 1;
+        InjectedBug bug = g.knobs().bug;
+        if (bug == InjectedBug.TABLES_FREED_BEFORE_FLUSH && gather.tables().length > 0) {
+            freeTables(g, gather.takeTables());
+        } else if (bug == InjectedBug.CALL_RCU_BEFORE_FLUSH && gather.tables().length > 0
+                && g.pvOps().tableFreePolicy() == TableFreePolicy.RCU) {
+            int[] tables = gather.takeTables();
+            g.rcu().callRcu(() -> freeTables(g, tables));
+        }
         if (g.knobs().nestedFlushResetsRange && mm.flushNested()) {
             // tlb_finish_mmu() from dd2283f2605e ("mm: mmap: zap pages with read mmap_sem in
             // munmap", 5.2) until 7a30df49f63a ("mm: mmu_gather: remove __tlb_reset_range()

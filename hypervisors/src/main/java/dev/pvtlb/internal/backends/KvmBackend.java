@@ -3,6 +3,7 @@ package dev.pvtlb.internal.backends;
 import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.pvops.InjectedBug;
 import dev.pvtlb.internal.host.HostModel;
 import dev.pvtlb.internal.host.HostVcpu;
 import dev.pvtlb.internal.host.HypercallIpi;
@@ -140,7 +141,7 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
         if (!plainWrite) {
             preempted[id] = 0;
         }
-        if ((state & KVM_VCPU_FLUSH_TLB) != 0) {
+        if ((state & KVM_VCPU_FLUSH_TLB) != 0 && guest.knobs().bug != InjectedBug.KVM_ENTRY_DROPS_FLUSH) {
             // kvm_vcpu_flush_tlb_guest(): every guest translation of this vCPU.
             v.cpu.flushAllAsids();
             guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);

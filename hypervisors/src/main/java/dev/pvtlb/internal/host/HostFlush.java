@@ -2,6 +2,7 @@ package dev.pvtlb.internal.host;
 
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
+import dev.pvtlb.pvops.InjectedBug;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.kernel.KernelCpu;
@@ -65,7 +66,7 @@ public final class HostFlush implements VcpuEntryHook {
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
                 guest.vmstat().inc(Counter.VMEXITS);
                 target.injectHostWork(c.vmexitNs + flushCost, TimeCategory.STOLEN, "host_tlb_flush");
-            } else if (!pending[t]) {
+            } else if (!pending[t] && guest.knobs().bug != InjectedBug.HOST_DROPS_DEFERRED_FLUSH) {
                 pending[t] = true;
                 guest.vmstat().inc(Counter.DEFERRED_FLUSHES);
             }
