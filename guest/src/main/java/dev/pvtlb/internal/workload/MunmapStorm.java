@@ -29,7 +29,10 @@ import java.util.function.Supplier;
  * the next round. Every CPU in the shootdown then holds translations of the range, and the next
  * round's region lands at the same address, so a translation a broken flush left behind is used:
  * the shape for finding flush bugs with {@code pvtlb explore} ({@code workset} and
- * {@code accesses} are not used).
+ * {@code accesses} are not used). {@code wait} is what the readers do between rounds: {@code spin}
+ * (the host benchmark's crew: they stay in the mm, so every shootdown reaches them) or
+ * {@code sleep} (they block, as on a futex, and their CPUs idle in lazy TLB mode: the CPUs a flush
+ * may skip, and whose paging-structure caches still point at the tables the munmap frees).
  */
 public final class MunmapStorm implements Workload {
     @Override
@@ -52,6 +55,7 @@ public final class MunmapStorm implements Workload {
         p.put("workset", "128");
         p.put("accesses", "2000");
         p.put("shape", "private");
+        p.put("wait", "spin");
         return p;
     }
 
@@ -69,6 +73,10 @@ public final class MunmapStorm implements Workload {
         int accesses = params.integer("accesses", 0, 100_000_000);
         int processes = params.integer("processes", 1, threads);
         String shape = params.values().get("shape").strip();
+        String wait = params.values().get("wait").strip();
+        if (!wait.equals("spin") && !wait.equals("sleep")) {
+            throw new dev.pvtlb.model.ModelException(name() + ": parameter wait must be spin or sleep, got '" + wait + "'");
+        }
         if (shape.equals("shared")) {
             int cpus = guest.cpus().length;
             if (threads < 2 || threads > cpus || processes != 1) {
@@ -77,7 +85,7 @@ public final class MunmapStorm implements Workload {
                         "%s: shape=shared needs processes=1 and 2 <= threads <= %d CPUs, got threads=%d processes=%d",
                         name(), cpus, threads, processes));
             }
-            return SharedRounds.setUp(guest, threads, pages, ops);
+            return SharedRounds.setUp(guest, threads, pages, ops, wait.equals("sleep"));
         } else if (!shape.equals("private")) {
             throw new dev.pvtlb.model.ModelException(name() + ": parameter shape must be private or shared, got '" + shape + "'");
         }
@@ -158,7 +166,10 @@ public final class MunmapStorm implements Workload {
 
     /** shape=shared: one initiator's region per round, read by every other thread before its munmap. */
     private static final class SharedRounds {
+        /** How often a blocked reader looks for the next round: its futex wake-up, modelled as a poll. */
+        static final long SLEEP_POLL_NS = 10_000;
         private final Mm mm;
+        private final boolean sleep;
         private final int pages;
         private final int ops;
         private final int readers;
@@ -170,15 +181,16 @@ public final class MunmapStorm implements Workload {
         private int readersDone;
         private long region;
 
-        private SharedRounds(Mm mm, int pages, int ops, int readers) {
+        private SharedRounds(Mm mm, int pages, int ops, int readers, boolean sleep) {
             this.mm = mm;
+            this.sleep = sleep;
             this.pages = pages;
             this.ops = ops;
             this.readers = readers;
         }
 
-        static Supplier<Map<String, Metric>> setUp(Kernel guest, int threads, int pages, int ops) {
-            SharedRounds r = new SharedRounds(guest.newMm(), pages, ops, threads - 1);
+        static Supplier<Map<String, Metric>> setUp(Kernel guest, int threads, int pages, int ops, boolean sleep) {
+            SharedRounds r = new SharedRounds(guest.newMm(), pages, ops, threads - 1, sleep);
             int cpus = guest.cpus().length;
             guest.spawn("munmap-storm/0", r.mm, 0, r.initiator());
             for (int t = 1; t < threads; t++) {
@@ -245,6 +257,13 @@ public final class MunmapStorm implements Workload {
                             if (opened > seen[0]) {
                                 t.opDone();
                                 return 1;
+                            }
+                            if (sleep) {
+                                // Blocked: its CPU idles, lazy on the mm; then it looks again.
+                                phase[0] = 0;
+                                t.opDone();
+                                t.sleep(SLEEP_POLL_NS);
+                                return 0;
                             }
                             return Spin.STEP_NS; // the host crew spins between rounds
                         };

@@ -44,6 +44,8 @@ class InjectedBugTest {
         "host-drops-deferred-flush; kvm-preempted-flush; xen-pv; ; 300; STALE_TRANSLATION; 1",
         "host-drops-deferred-flush; munmap-storm; hyperv; " + OVERCOMMITTED + "; 5; STALE_TRANSLATION; 1",
         "lazy-skips-freed-tables; lazy-speculative-walk; native; ; 300; WALK_AFTER_FREE; 1",
+        // Readers that block between rounds idle lazily, their paging-structure caches on the tables.
+        "lazy-skips-freed-tables; munmap-storm; native; " + SHARED + " wait=sleep; 100; WALK_AFTER_FREE; 1",
         "scf-no-wait; madvise-nested-flush; native; ; 300; STALE_TRANSLATION; 1",
         "scf-no-wait; sysbench-mmap-rndwr; native; threads=4 ops=50 fsync_freq=10 pages=64; 300; STALE_TRANSLATION; 29",
         "rcu-gp-instant; gup-fast-vs-free; kvm; ; 300; WALK_AFTER_FREE; 2",
