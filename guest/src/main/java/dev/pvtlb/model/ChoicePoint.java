@@ -22,5 +22,10 @@ public enum ChoicePoint {
      */
     DELAY,
     /** When a store buffered under memoryModel=tso or arm becomes visible to the other CPUs. */
-    STORE_DRAIN
+    STORE_DRAIN,
+    /**
+     * Whether an NMI lands inside a lockless page-table walk (gup_fast, IRQs off), between reading
+     * an entry and reading the table it points to: IRQs off holds off a flush IPI, not an NMI.
+     */
+    WALKER_STALL
 }

@@ -42,7 +42,7 @@ class MunmapStormSharedShapeTest {
                 assertThrows(ModelException.class, () -> Runner.run(Scenario.of("munmap-storm").set("shape", "shared"))).getMessage());
         assertEquals("munmap-storm: parameter shape must be private or shared, got 'ring'",
                 assertThrows(ModelException.class, () -> Runner.run(Scenario.of("munmap-storm").set("shape", "ring"))).getMessage());
-        assertEquals("munmap-storm: parameter wait must be spin or sleep, got 'nap'",
+        assertEquals("munmap-storm: parameter wait must be spin, sleep or gup, got 'nap'",
                 assertThrows(ModelException.class, () -> Runner.run(Scenario.of("munmap-storm").set("wait", "nap"))).getMessage());
     }
 }

@@ -1,5 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
+import dev.pvtlb.model.ChoicePoint;
+
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mem.FrameTable;
 import dev.pvtlb.smp.KernelPath;
@@ -28,6 +30,15 @@ public final class GupFast extends InternalPath {
     private int expectedGen;
     private int done;
     private long first;
+    private boolean stalled;
+
+    /**
+     * How long an NMI stalls the walk: the longest perf sampling NMI the kernel accepts before it
+     * lowers the sample rate (kernel/events/core.c: DEFAULT_MAX_SAMPLE_RATE 100000 Hz and
+     * DEFAULT_CPU_TIME_MAX_PERCENT 25, so 2.5 us a sample). Only with hardware nondeterminism on
+     * (speculation=on, as explore has it), at most once per walk.
+     */
+    static final long NMI_STALL_NS = 2_500;
 
     /** Walks {@code va}; hands the leaf PTE (0 when not present or the walk failed) to {@code result}. */
     public GupFast(Mm mm, long va, LongConsumer result) {
@@ -100,6 +111,12 @@ public final class GupFast extends InternalPath {
         table = (int) next;
         expectedGen = frames.generation(table);
         level = level.below();
+        if (!stalled && g.speculation() != null && g.engine().choose(ChoicePoint.WALKER_STALL, 2) == 1) {
+            // An NMI (a perf sample) between this read and the next: the walk holds a pointer to a
+            // table that a flush not done by IPI (a hypercall, INVLPGB) lets be freed meanwhile.
+            stalled = true;
+            cost += NMI_STALL_NS;
+        }
         return cost;
     }
 

@@ -32,7 +32,9 @@ import java.util.function.Supplier;
  * {@code accesses} are not used). {@code wait} is what the readers do between rounds: {@code spin}
  * (the host benchmark's crew: they stay in the mm, so every shootdown reaches them) or
  * {@code sleep} (they block, as on a futex, and their CPUs idle in lazy TLB mode: the CPUs a flush
- * may skip, and whose paging-structure caches still point at the tables the munmap frees).
+ * may skip, and whose paging-structure caches still point at the tables the munmap frees), or
+ * {@code gup} (they keep pinning the last region with get_user_pages_fast, as a thread doing
+ * O_DIRECT I/O from a buffer another thread unmaps: a lockless walk racing the table free).
  */
 public final class MunmapStorm implements Workload {
     @Override
@@ -74,8 +76,8 @@ public final class MunmapStorm implements Workload {
         int processes = params.integer("processes", 1, threads);
         String shape = params.values().get("shape").strip();
         String wait = params.values().get("wait").strip();
-        if (!wait.equals("spin") && !wait.equals("sleep")) {
-            throw new dev.pvtlb.model.ModelException(name() + ": parameter wait must be spin or sleep, got '" + wait + "'");
+        if (!wait.equals("spin") && !wait.equals("sleep") && !wait.equals("gup")) {
+            throw new dev.pvtlb.model.ModelException(name() + ": parameter wait must be spin, sleep or gup, got '" + wait + "'");
         }
         if (shape.equals("shared")) {
             int cpus = guest.cpus().length;
@@ -85,7 +87,7 @@ public final class MunmapStorm implements Workload {
                         "%s: shape=shared needs processes=1 and 2 <= threads <= %d CPUs, got threads=%d processes=%d",
                         name(), cpus, threads, processes));
             }
-            return SharedRounds.setUp(guest, threads, pages, ops, wait.equals("sleep"));
+            return SharedRounds.setUp(guest, threads, pages, ops, wait);
         } else if (!shape.equals("private")) {
             throw new dev.pvtlb.model.ModelException(name() + ": parameter shape must be private or shared, got '" + shape + "'");
         }
@@ -170,6 +172,7 @@ public final class MunmapStorm implements Workload {
         static final long SLEEP_POLL_NS = 10_000;
         private final Mm mm;
         private final boolean sleep;
+        private final boolean gup;
         private final int pages;
         private final int ops;
         private final int readers;
@@ -181,16 +184,17 @@ public final class MunmapStorm implements Workload {
         private int readersDone;
         private long region;
 
-        private SharedRounds(Mm mm, int pages, int ops, int readers, boolean sleep) {
+        private SharedRounds(Mm mm, int pages, int ops, int readers, String wait) {
             this.mm = mm;
-            this.sleep = sleep;
+            this.sleep = wait.equals("sleep");
+            this.gup = wait.equals("gup");
             this.pages = pages;
             this.ops = ops;
             this.readers = readers;
         }
 
-        static Supplier<Map<String, Metric>> setUp(Kernel guest, int threads, int pages, int ops, boolean sleep) {
-            SharedRounds r = new SharedRounds(guest.newMm(), pages, ops, threads - 1, sleep);
+        static Supplier<Map<String, Metric>> setUp(Kernel guest, int threads, int pages, int ops, String wait) {
+            SharedRounds r = new SharedRounds(guest.newMm(), pages, ops, threads - 1, wait);
             int cpus = guest.cpus().length;
             guest.spawn("munmap-storm/0", r.mm, 0, r.initiator());
             for (int t = 1; t < threads; t++) {
@@ -264,6 +268,12 @@ public final class MunmapStorm implements Workload {
                                 t.opDone();
                                 t.sleep(SLEEP_POLL_NS);
                                 return 0;
+                            }
+                            if (gup && region != 0) {
+                                // get_user_pages_fast() of the region it last read (an O_DIRECT write
+                                // from it), racing the next munmap; a failed pin is not an error.
+                                cpu.call(new dev.pvtlb.internal.kernel.GupFast(mm, region, pages, pte -> { }));
+                                return 1;
                             }
                             return Spin.STEP_NS; // the host crew spins between rounds
                         };

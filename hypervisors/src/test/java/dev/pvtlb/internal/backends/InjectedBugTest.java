@@ -49,6 +49,10 @@ class InjectedBugTest {
         "scf-no-wait; madvise-nested-flush; native; ; 300; STALE_TRANSLATION; 1",
         "scf-no-wait; sysbench-mmap-rndwr; native; threads=4 ops=50 fsync_freq=10 pages=64; 300; STALE_TRANSLATION; 29",
         "rcu-gp-instant; gup-fast-vs-free; kvm; ; 300; WALK_AFTER_FREE; 2",
+        // Readers pinning the region with gup_fast while it is unmapped; an NMI inside the walk
+        // outlasts a flush that no IPI made wait for it (a hypercall, INVLPGB).
+        "rcu-gp-instant; munmap-storm; xen-pv; " + SHARED + " wait=gup; 200; WALK_AFTER_FREE; 1",
+        "rcu-gp-instant; munmap-storm; invlpgb; " + SHARED + " wait=gup; 200; WALK_AFTER_FREE; 1",
         "call-rcu-before-flush; lazy-speculative-walk; native; rcu=preempt; 300; WALK_AFTER_FREE; 3",
         "call-rcu-before-flush; munmap-storm; native; rcu=preempt " + SHARED + "; 40; WALK_AFTER_FREE; 1"
     })
@@ -75,6 +79,18 @@ class InjectedBugTest {
         ExploreResult r = explore(name, "native", "rcu=sched inject=call-rcu-before-flush", 2_000);
         assertTrue(r.safe(), name + ": " + (r.safe() ? "" : r.hazard()));
         assertEquals(2_000, r.schedules());
+    }
+
+    /**
+     * Where remote flushes are IPIs, a gup_fast walker with IRQs off holds the flush, hence the
+     * free, until it is done: an instant grace period is harmless there, NMIs or not.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"native", "kvm"})
+    void anInstantGracePeriodIsHarmlessWhereTheFlushIsAnIpi(String backend) {
+        ExploreResult r = explore("munmap-storm", backend, SHARED + " wait=gup inject=rcu-gp-instant", 200);
+        assertTrue(r.safe(), backend + ": " + (r.safe() ? "" : r.hazard()));
+        assertEquals(200, r.schedules());
     }
 
     private static ExploreResult explore(String name, String backend, String sets, int budget) {
