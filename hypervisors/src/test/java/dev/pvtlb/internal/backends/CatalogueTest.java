@@ -43,6 +43,10 @@ class CatalogueTest {
     @CsvSource(delimiter = ';', value = {
         "gup-fast-vs-free; xen-pv; tableFree=immediate; WALK_AFTER_FREE",
         "gup-fast-vs-free; hyperv; tableFree=immediate; WALK_AFTER_FREE",
+        // A broadcast TLBI or a remote action request does not wait for IRQs-off walkers either: an
+        // NMI inside the walk (speculation=on lets the explorer place one) outlasts the flush.
+        "gup-fast-vs-free; arm64; tableFree=immediate speculation=on; WALK_AFTER_FREE",
+        "gup-fast-vs-free; rar; tableFree=immediate speculation=on; WALK_AFTER_FREE",
         "lazy-speculative-walk; native; lazy=skip-nofree; WALK_AFTER_FREE",
         // kvm_flush_tlb_multi() hands the vCPUs it does not defer to native_flush_tlb_multi(),
         // lazy filter included; a lazy vCPU halted during the flush speculates once it runs again.
@@ -88,6 +92,9 @@ class CatalogueTest {
     @ParameterizedTest(name = "{0} {1} {2}")
     @CsvSource(delimiter = ';', value = {
         "gup-fast-vs-free; native; tableFree=immediate",
+        // NMIs inside the walk included: the flush IPI still waits for IRQs on.
+        "gup-fast-vs-free; native; tableFree=immediate speculation=on",
+        "gup-fast-vs-free; arm64; tableFree=rcu speculation=on",
         "gup-fast-vs-free; xen-pv; tableFree=rcu",
         "gup-fast-vs-free; hyperv; tableFree=ipi-sync",
         "lazy-speculative-walk; native; lazy=skip",
