@@ -49,7 +49,16 @@ public final class HostFlush implements VcpuEntryHook {
      */
     public long flush(KernelCpu cpu, CpuMask targets, FlushTlbInfo info, Scope scope) {
         Costs c = guest.costs();
-        long flushCost = scope == Scope.PAGES ? info.pages() * c.invlpgNs : c.fullFlushNs;
+        return flush(cpu, targets, info, scope, scope == Scope.PAGES ? info.pages() * c.invlpgNs : c.fullFlushNs);
+    }
+
+    /**
+     * As {@link #flush(KernelCpu, CpuMask, FlushTlbInfo, Scope)}, with {@code flushCost} the host's
+     * work on each target (a hypervisor whose flush is more than the hardware invalidation, such as
+     * PVM's shadow-root walk per cached root, prices it itself).
+     */
+    public long flush(KernelCpu cpu, CpuMask targets, FlushTlbInfo info, Scope scope, long flushCost) {
+        Costs c = guest.costs();
         long cost = 0;
         int remote = 0;
         for (int t = targets.next(0); t >= 0; t = targets.next(t + 1)) {
