@@ -210,19 +210,27 @@ public final class HostBench {
         return perCall.toMetric("ns");
     }
 
-    private record Outcome(int iterations, Map<String, Metric> metrics) {}
+    record Outcome(int iterations, Map<String, Metric> metrics) {}
 
     @FunctionalInterface
-    private interface Workload {
+    interface Workload {
         Outcome run(PinnedCrew crew, long deadline);
     }
 
-    private HostBenchResult run(String benchmark, int threads, int[] cpus, BenchLimits limits, Workload workload) {
+    HostBenchResult run(String benchmark, int threads, int[] cpus, BenchLimits limits, Workload workload) {
+        return run(benchmark, threads, threads, cpus, limits, workload);
+    }
+
+    /**
+     * Runs {@code workload} with a crew of {@code crewThreads} beside the initiator; the result
+     * says {@code threads} (a twin's initiator is one of its workload's threads).
+     */
+    HostBenchResult run(String benchmark, int crewThreads, int threads, int[] cpus, BenchLimits limits, Workload workload) {
         Objects.requireNonNull(limits, "limits");
         if (cpus == null || cpus.length == 0) {
             throw new IllegalArgumentException(benchmark + " needs at least one CPU");
         }
-        int[] crewCpus = crewCpus(threads, cpus);
+        int[] crewCpus = crewCpus(crewThreads, cpus);
         TlbCounters before = probe.tlbCounters();
         long start = System.nanoTime();
         long deadline = start + limits.maxRun().toNanos();
@@ -250,7 +258,7 @@ public final class HostBench {
         }
     }
 
-    private static Map<String, Metric> metrics(String name1, Metric m1, String name2, Metric m2) {
+    static Map<String, Metric> metrics(String name1, Metric m1, String name2, Metric m2) {
         Map<String, Metric> m = new LinkedHashMap<>();
         m.put(name1, m1);
         m.put(name2, m2);
