@@ -32,9 +32,17 @@ final class CalibratedProfile {
     private final StringBuilder keyLines = new StringBuilder();
 
     CalibratedProfile(HostMeasurements m, Profile base) {
+        this(m, null, base);
+    }
+
+    /** With {@code p}, the primitives measured alone, mapped after the syscall and before the shootdown. */
+    CalibratedProfile(HostMeasurements m, HostPrimitives p, Profile base) {
         this.m = m;
         this.base = base;
         mapSyscall();
+        if (p != null) {
+            new PrimitiveMapping(p, m, base, values, this::key, this::note).map();
+        }
         mapRemoteShootdown();
     }
 
@@ -159,7 +167,7 @@ final class CalibratedProfile {
         key("ipi.latency.max.ns", latency, List.of());
     }
 
-    private void key(String key, double value, List<String> comment) {
+    void key(String key, double value, List<String> comment) {
         double rounded = Math.round(value * 10) / 10.0;
         values.put(key, rounded);
         if (!comment.isEmpty()) {
@@ -169,7 +177,7 @@ final class CalibratedProfile {
         keyLines.append(key).append(": ").append(Json.number(rounded)).append('\n');
     }
 
-    private void note(String... lines) {
+    void note(String... lines) {
         keyLines.append('\n');
         for (String line : lines) {
             keyLines.append("# ").append(line).append('\n');
@@ -177,12 +185,12 @@ final class CalibratedProfile {
     }
 
     /** A labelled figure: its median in a column, then mean, stdev and sample count. */
-    private static String figure(String label, Metric x) {
+    static String figure(String label, Metric x) {
         return String.format(java.util.Locale.ROOT, "%-46s %10s ns  (mean %s, stdev %s, %d samples)", label, ns(x.median()),
                 ns(x.mean()), ns(x.stdev()), x.samples());
     }
 
-    private static String ns(double d) {
+    static String ns(double d) {
         return Json.number(Math.round(d * 10) / 10.0);
     }
 

@@ -1,0 +1,38 @@
+package dev.pvtlb.cli;
+
+import dev.pvtlb.nativebridge.NativeOs;
+import dev.pvtlb.nativebridge.hostbench.BenchLimits;
+import dev.pvtlb.nativebridge.hostbench.HostBench;
+import dev.pvtlb.nativebridge.hostbench.Metric;
+import dev.pvtlb.nativebridge.probe.HostProbe;
+
+/**
+ * The primitives {@code pvtlb calibrate} measures besides {@link HostMeasurements}' shootdown
+ * figures, each alone on the initiator's CPU unless said otherwise. A plain record, so
+ * {@link CalibratedProfile} can be tested on figures chosen by hand.
+ *
+ * @param fault ns per page of writing a freshly mapped page (first-touch fault with zeroing)
+ * @param munmapSmall ns per munmap of {@link #SMALL_PAGES} written pages, no remote thread
+ * @param munmapLarge ns per munmap of {@link #LARGE_PAGES} written pages, no remote thread
+ * @param mprotect ns per mprotect of the calibration's mapping, no remote thread
+ * @param line ns per one-way cache-line transfer between the first two CPUs (null with one CPU)
+ */
+record HostPrimitives(Metric fault, Metric munmapSmall, Metric munmapLarge, Metric mprotect, Metric line) {
+    /** Both above tlb_single_page_flush_ceiling (33), so the local flush is one full flush in both. */
+    static final int SMALL_PAGES = 64;
+    static final int LARGE_PAGES = 128;
+
+    static HostPrimitives measure(NativeOs os, HostProbe probe, int[] cpus, BenchLimits limits) {
+        HostBench bench = new HostBench(os, probe);
+        Metric fault = bench.firstTouch(cpus[0], sized(limits, SMALL_PAGES)).metrics().get("fault_ns");
+        Metric small = bench.munmapAlone(cpus[0], sized(limits, SMALL_PAGES)).metrics().get("munmap_ns");
+        Metric large = bench.munmapAlone(cpus[0], sized(limits, LARGE_PAGES)).metrics().get("munmap_ns");
+        Metric mprotect = bench.mprotectAlone(cpus[0], limits).metrics().get("mprotect_ns");
+        Metric line = cpus.length > 1 ? bench.lineTransfer(cpus, limits).metrics().get("line_ns") : null;
+        return new HostPrimitives(fault, small, large, mprotect, line);
+    }
+
+    private static BenchLimits sized(BenchLimits l, int pages) {
+        return new BenchLimits(l.iterations(), pages, l.maxRun());
+    }
+}
