@@ -9,13 +9,15 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@link MprotectLoop} in a child JVM, started with this JVM's own class or module path, and
- * stopped by closing its standard input (destroyed if it does not stop within 2 s).
+ * {@link MprotectLoop} in a child JVM, started with this JVM's own class or module path, paused
+ * until asked to flip, and stopped by closing its standard input (destroyed if it does not stop
+ * within 2 s).
  */
 final class NoiseProcess implements AutoCloseable {
     private final Process process;
 
-    NoiseProcess(int cpu, int pages, String bridge) {
+    /** {@code mode}: mprotect, or a control (spin, getpid); see MprotectLoop. */
+    NoiseProcess(int cpu, int pages, String bridge, String mode) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.add("--enable-native-access=ALL-UNNAMED,dev.pvtlb.nativebridge");
@@ -25,7 +27,7 @@ final class NoiseProcess implements AutoCloseable {
         } else {
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), MprotectLoop.class.getName()));
         }
-        cmd.addAll(List.of(Integer.toString(cpu), Integer.toString(pages), bridge));
+        cmd.addAll(List.of(Integer.toString(cpu), Integer.toString(pages), bridge, mode));
         try {
             process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -40,6 +42,16 @@ final class NoiseProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting the mprotect noise process", e);
+        }
+    }
+
+    /** Starts ({@code true}) or pauses the flips; returns once the request is written. */
+    void flipping(boolean on) {
+        try {
+            process.getOutputStream().write(on ? '1' : '0');
+            process.getOutputStream().flush();
+        } catch (IOException e) {
+            throw new IllegalStateException("the mprotect noise process is gone: " + e.getMessage(), e);
         }
     }
 

@@ -18,6 +18,9 @@ public final class WorkloadTwins {
     /** The workloads with a host twin, by the names {@code pvtlb host bench} takes. */
     public static final List<String> NAMES = List.of("munmap-storm", "mprotect-noise", "tlb-flush2");
 
+    /** Victim runs before the measured ones, so that the JIT has compiled the victim's loop. */
+    static final int WARM_UP_ROUNDS = 5;
+
     private final NativeOs os;
     private final HostBench bench;
 
@@ -91,9 +94,14 @@ public final class WorkloadTwins {
      * MprotectNoise's program: a single-threaded victim on {@code cpus[0]} writes its
      * {@code workset} pages and then makes {@code ops} batches of {@code accesses} reads over them,
      * while another process on {@code cpus[1]} (cpus[0] with one CPU) flips {@code noisePages}
-     * pages read-only and back ({@link MprotectLoop}). The victim runs {@code rounds} times alone
-     * and then {@code rounds} times with the noise; {@code victim_ms} and {@code victim_alone_ms}
+     * pages read-only and back ({@link MprotectLoop}). After {@value #WARM_UP_ROUNDS} rounds that
+     * do not count, the victim runs {@code rounds} times alone and {@code rounds} times with the
+     * noise, in turns; {@code victim_ms} and {@code victim_alone_ms}
      * are its elapsed times, as the model's victim_ms with noise=true and noise=false.
+     * Two controls the model has no twin of, so that a flush's cost can be told from a busy
+     * neighbour's: {@code victim_busy_ms} beside a process that only computes on the noise's CPU,
+     * {@code victim_syscalls_ms} beside one that calls getpid(); {@code victim_reads_*_ms} are the
+     * same four without the victim's first-touch faults (its reads only).
      */
     public HostBenchResult mprotectNoise(int[] cpus, int workset, int ops, int accesses, int noisePages, int rounds,
                                         BenchLimits limits) {
@@ -101,30 +109,58 @@ public final class WorkloadTwins {
             throw new IllegalArgumentException("mprotect-noise needs at least one round: " + rounds);
         }
         return bench.run("mprotect-noise", 0, 1, cpus, limits, (crew, deadline) -> {
-            Samples alone = new Samples();
-            Samples noisy = new Samples();
-            for (int r = 0; r < rounds; r++) {
-                alone.add(victim(workset, ops, accesses, r) / 1e6);
-            }
-            NoiseProcess noise = new NoiseProcess(cpus[cpus.length > 1 ? 1 : 0], noisePages, os.name());
+            // Alone, beside the mprotect noise, and beside the two controls, in turns, so that a
+            // slow phase of the host hits all alike; per phase the whole victim and its reads alone.
+            String[] modes = {"alone", "mprotect", "spin", "getpid"};
+            Samples[] whole = {new Samples(), new Samples(), new Samples(), new Samples()};
+            Samples[] reads = {new Samples(), new Samples(), new Samples(), new Samples()};
+            Samples warmUp = new Samples();
+            int noiseCpu = cpus[cpus.length > 1 ? 1 : 0];
+            NoiseProcess[] noise = new NoiseProcess[modes.length];
             try {
+                for (int i = 1; i < modes.length; i++) {
+                    noise[i] = new NoiseProcess(noiseCpu, noisePages, os.name(), modes[i]);
+                }
+                for (int r = 0; r < WARM_UP_ROUNDS; r++) {
+                    victim(workset, ops, accesses, r, warmUp); // compiled before any round counts
+                }
                 for (int r = 0; r < rounds; r++) {
-                    noisy.add(victim(workset, ops, accesses, r) / 1e6);
+                    for (int i = 0; i < modes.length; i++) {
+                        if (noise[i] != null) {
+                            noise[i].flipping(true);
+                        }
+                        whole[i].add(victim(workset, ops, accesses, r, reads[i]) / 1e6);
+                        if (noise[i] != null) {
+                            noise[i].flipping(false);
+                        }
+                    }
                 }
             } finally {
-                noise.close();
+                for (NoiseProcess n : noise) {
+                    if (n != null) {
+                        n.close();
+                    }
+                }
             }
-            return new HostBench.Outcome(2 * rounds, HostBench.metrics("victim_ms", noisy.toMetric("ms"),
-                    "victim_alone_ms", alone.toMetric("ms")));
+            Map<String, Metric> m = new java.util.LinkedHashMap<>();
+            String[] names = {"victim_alone_ms", "victim_ms", "victim_busy_ms", "victim_syscalls_ms"};
+            for (int i = 0; i < modes.length; i++) {
+                m.put(names[i], whole[i].toMetric("ms"));
+            }
+            for (int i = 0; i < modes.length; i++) {
+                m.put(names[i].replace("victim_", "victim_reads_"), reads[i].toMetric("ms"));
+            }
+            return new HostBench.Outcome(modes.length * rounds, m);
         });
     }
 
     /** The victim's whole program, in ns: populate, then the batches of reads. */
-    private long victim(int workset, int ops, int accesses, long seed) {
+    private long victim(int workset, int ops, int accesses, long seed, Samples reads) {
         long t0 = System.nanoTime();
         long sum = 0;
         try (Mapping ws = os.map(workset * os.pageSize(), Protection.READ_WRITE)) {
             ws.touchPages(0, workset);
+            long r0 = System.nanoTime();
             long x = seed * 0x9E3779B97F4A7C15L + 1;
             for (int op = 0; op < ops; op++) {
                 for (int k = 0; k < accesses; k++) {
@@ -132,6 +168,7 @@ public final class WorkloadTwins {
                     x = x * 6364136223846793005L + 1442695040888963407L;
                 }
             }
+            reads.add((System.nanoTime() - r0) / 1e6);
         }
         long dt = System.nanoTime() - t0;
         return sum == Long.MIN_VALUE ? dt + 1 : dt; // keeps the reads observable

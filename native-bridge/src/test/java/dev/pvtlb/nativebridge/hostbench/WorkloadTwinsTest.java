@@ -37,11 +37,14 @@ class WorkloadTwinsTest {
     }
 
     @Test
-    void mprotectNoiseRunsTheVictimAloneAndBesideANoiseProcess() {
+    void mprotectNoiseRunsTheVictimAloneBesideANoiseProcessAndBesideTheControls() {
         HostBenchResult r = twins.mprotectNoise(cpus, 4, 2, 10, 1, 3, LIMITS);
-        assertEquals(List.of("victim_ms", "victim_alone_ms"), List.copyOf(r.metrics().keySet()));
-        assertEquals(3, r.metrics().get("victim_ms").samples());
-        assertEquals(3, r.metrics().get("victim_alone_ms").samples());
+        assertEquals(List.of("victim_alone_ms", "victim_ms", "victim_busy_ms", "victim_syscalls_ms", "victim_reads_alone_ms",
+                "victim_reads_ms", "victim_reads_busy_ms", "victim_reads_syscalls_ms"), List.copyOf(r.metrics().keySet()));
+        for (var m : r.metrics().values()) {
+            assertEquals(3, m.samples(), "three rounds of each: alone, beside mprotect, beside the two controls");
+        }
+        assertEquals(4 * 3, r.iterations());
     }
 
     @Test
