@@ -22,9 +22,9 @@ import java.util.stream.Collectors;
 final class CalibratedProfile {
     static final String NAME = "host-calibrated";
 
-    /** Why the munmap baseline is not free of remote flushes (see HostBench.munmapAlone). */
+    /** Why the munmap baseline is free of remote flushes (see BusyNeighbours). */
     private static final String BASELINE_CAVEAT =
-            "The baseline can hold flushes of CPUs left in mm_cpumask (lazy), so this can understate the cost.";
+            "The baseline ran with every other CPU busy in another process, so no CPU was in this mm's cpumask.";
 
     private final HostMeasurements m;
     private final Profile base;
@@ -66,7 +66,7 @@ final class CalibratedProfile {
                 .append(keyLines)
                 .append("\n# Measured, mapped to no key: each is a sum of several model costs (a munmap alone, say, is\n")
                 .append("# syscall.ns + vma.op.ns + pte.op.ns per page twice + the local flush) that one figure cannot split.\n")
-                .append("# ").append(figure("  munmap, no remote thread", m.munmapAlone())).append('\n')
+                .append("# ").append(figure("  munmap, no remote thread, other CPUs busy", m.munmapAlone())).append('\n')
                 .append("# ").append(figure("  mprotect, remote threads running", m.mprotect())).append('\n')
                 .append("# ").append(figure("  touch + madvise(DONTNEED), remote readers", m.madviseTouch())).append('\n');
         List<String> left = Profile.KEYS.stream().filter(k -> !values.containsKey(k)).toList();
@@ -98,14 +98,12 @@ final class CalibratedProfile {
         double diff = m.munmapRemote().median() - m.munmapAlone().median();
         List<String> figures = List.of(
                 figure("    munmap, CPU(s) " + cpuList(m.remoteCpus()) + " running the mm too", m.munmapRemote()),
-                figure("  - munmap, no remote thread", m.munmapAlone()));
+                figure("  - munmap, no remote thread, other CPUs busy", m.munmapAlone()));
         if (diff <= 0) {
             List<String> why = new ArrayList<>();
             why.add("Remote shootdown: not mapped. munmap with remote CPUs was not slower than without:");
             why.addAll(figures);
-            why.add("so noise hides the shootdown, or the baseline flushed CPUs too: a CPU that ran this process");
-            why.add("lately stays in mm_cpumask in lazy TLB mode and a munmap that frees page tables flushes it.");
-            why.add("Rerun on a quieter machine or with more --iterations.");
+            why.add("so noise hides the shootdown. Rerun on a quieter machine or with more --iterations.");
             note(why.toArray(String[]::new));
             return;
         }

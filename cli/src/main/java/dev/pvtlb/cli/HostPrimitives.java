@@ -2,13 +2,16 @@ package dev.pvtlb.cli;
 
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
+import dev.pvtlb.nativebridge.hostbench.BusyNeighbours;
+import java.util.Arrays;
 import dev.pvtlb.nativebridge.hostbench.HostBench;
 import dev.pvtlb.nativebridge.hostbench.Metric;
 import dev.pvtlb.nativebridge.probe.HostProbe;
 
 /**
  * The primitives {@code pvtlb calibrate} measures besides {@link HostMeasurements}' shootdown
- * figures, each alone on the initiator's CPU unless said otherwise. A plain record, so
+ * figures, each alone on the initiator's CPU while a computing process holds every other CPU given
+ * ({@link BusyNeighbours}: no CPU lazily in this mm for a flush to reach), unless said otherwise. A plain record, so
  * {@link CalibratedProfile} can be tested on figures chosen by hand.
  *
  * @param fault ns per page of writing a freshly mapped page (first-touch fault with zeroing)
@@ -24,12 +27,19 @@ record HostPrimitives(Metric fault, Metric munmapSmall, Metric munmapLarge, Metr
 
     static HostPrimitives measure(NativeOs os, HostProbe probe, int[] cpus, BenchLimits limits) {
         HostBench bench = new HostBench(os, probe);
-        Metric fault = bench.firstTouch(cpus[0], sized(limits, SMALL_PAGES)).metrics().get("fault_ns");
-        Metric small = bench.munmapAlone(cpus[0], sized(limits, SMALL_PAGES)).metrics().get("munmap_ns");
-        Metric large = bench.munmapAlone(cpus[0], sized(limits, LARGE_PAGES)).metrics().get("munmap_ns");
-        Metric mprotect = bench.mprotectAlone(cpus[0], limits).metrics().get("mprotect_ns");
         Metric line = cpus.length > 1 ? bench.lineTransfer(cpus, limits).metrics().get("line_ns") : null;
-        return new HostPrimitives(fault, small, large, mprotect, line);
+        // The lone measurements run with every other CPU busy in another process, so that no CPU
+        // is left lazily in this process's mm_cpumask for their flushes to reach.
+        BusyNeighbours busy = new BusyNeighbours(os, Arrays.copyOfRange(cpus, 1, cpus.length));
+        try {
+            Metric fault = bench.firstTouch(cpus[0], sized(limits, SMALL_PAGES)).metrics().get("fault_ns");
+            Metric small = bench.munmapAlone(cpus[0], sized(limits, SMALL_PAGES)).metrics().get("munmap_ns");
+            Metric large = bench.munmapAlone(cpus[0], sized(limits, LARGE_PAGES)).metrics().get("munmap_ns");
+            Metric mprotect = bench.mprotectAlone(cpus[0], limits).metrics().get("mprotect_ns");
+            return new HostPrimitives(fault, small, large, mprotect, line);
+        } finally {
+            busy.close();
+        }
     }
 
     private static BenchLimits sized(BenchLimits l, int pages) {

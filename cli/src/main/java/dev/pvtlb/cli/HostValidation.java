@@ -58,10 +58,20 @@ final class HostValidation {
     /** How the host figure came about: its samples and spread. */
     private static String spread(WorkloadTwin t, HostBenchResult h) {
         if (t.name().equals("mprotect-noise")) {
-            return "median victim time with the noise over without: " + describe(h.metrics().get("victim_ms")) + " / "
-                    + describe(h.metrics().get("victim_alone_ms"));
+            Map<String, Metric> m = h.metrics();
+            return "median victim time with the noise over without: " + describe(m.get("victim_ms")) + " / "
+                    + describe(m.get("victim_alone_ms")) + "; controls (no twin in the model): beside a computing process x"
+                    + ratio(m, "victim_busy_ms", "victim_alone_ms") + ", beside a getpid() loop x"
+                    + ratio(m, "victim_syscalls_ms", "victim_alone_ms") + "; the victim's reads alone: with the noise x"
+                    + ratio(m, "victim_reads_ms", "victim_reads_alone_ms") + ", computing x"
+                    + ratio(m, "victim_reads_busy_ms", "victim_reads_alone_ms") + ", getpid x"
+                    + ratio(m, "victim_reads_syscalls_ms", "victim_reads_alone_ms");
         }
         return "median of " + describe(h.metrics().get(t.figure()));
+    }
+
+    private static String ratio(Map<String, Metric> m, String over, String under) {
+        return Json.number(Math.round(m.get(over).median() / m.get(under).median() * 100) / 100.0);
     }
 
     private static String describe(Metric m) {
