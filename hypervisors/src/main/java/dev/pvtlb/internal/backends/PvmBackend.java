@@ -16,7 +16,6 @@ import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
-import dev.pvtlb.stats.Counter;
 
 /**
  * A PVM guest (Pagetable-based Virtual Machine, Ant Group; RFC "KVM: x86/PVM" by Lai Jiangshan,
@@ -67,16 +66,8 @@ public final class PvmBackend extends GuestTableFree {
             NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
             return;
         }
-        cpu.call(new OneStep("pvm_flush_tlb_multi", c -> {
-            if (mask.isEmpty()) {
-                return 0;
-            }
-            CpuMask targets = new CpuMask(mask.nrCpus());
-            targets.copyFrom(mask);
-            c.kernel().vmstat().inc(Counter.HYPERCALLS);
-            return c.kernel().costs().hypercallNs + hostFlush.flush(c, targets, info, PvmTlbRequest.scope(info),
-                    PvmTlbRequest.targetCost(c.kernel().costs(), info));
-        }));
+        cpu.call(new OneStep("pvm_flush_tlb_multi", c -> hostFlush.flushByHypercall(c, mask, info,
+                PvmTlbRequest.scope(info), PvmTlbRequest.targetCost(c.kernel().costs(), info))));
     }
 
     public static final class Provider extends BackendProvider {

@@ -43,6 +43,20 @@ public final class HostFlush implements VcpuEntryHook {
     }
 
     /**
+     * One flush hypercall from {@code cpu} naming the CPUs of {@code mask}: the hypercall itself
+     * ({@code hypercall.ns}, counted) and the host's flush of each target; nothing for an empty mask.
+     */
+    public long flushByHypercall(KernelCpu cpu, CpuMask mask, FlushTlbInfo info, Scope scope, long flushCost) {
+        if (mask.isEmpty()) {
+            return 0;
+        }
+        CpuMask targets = new CpuMask(mask.nrCpus());
+        targets.copyFrom(mask);
+        guest.vmstat().inc(Counter.HYPERCALLS);
+        return guest.costs().hypercallNs + flush(cpu, targets, info, scope, flushCost);
+    }
+
+    /**
      * The host side of one flush hypercall from {@code cpu} for {@code targets}: returns its
      * cost to the caller beyond the hypercall itself; sets {@code info.localFlushed} when the
      * caller was among the targets.
