@@ -2,7 +2,6 @@ package dev.pvtlb.cli;
 
 import static dev.pvtlb.cli.MainTest.pvtlb;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.cli.MainTest.Result;
@@ -108,12 +107,6 @@ class HostCompareCommandTest {
         "host compare munmap-storm --host-shape sideways"
     })
     void badInputGetsExitTwoAndOneLineBeforeAnyMeasurement(String line) {
-        Result r = pvtlb(line.split(" "));
-        assertEquals(2, r.code(), line + " -> " + r.err());
-        String err = r.err().strip();
-        assertTrue(err.startsWith("pvtlb: "), err);
-        assertEquals(1, err.lines().count(), err);
-        assertFalse(err.contains("Exception"), err);
-        assertEquals("", r.out());
+        MainTest.assertRefusedInOneLine(line);
     }
 }

@@ -1,7 +1,6 @@
 package dev.pvtlb.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.report.Json;
@@ -61,12 +60,6 @@ class ValidateHostTest {
         "validate --host --cpus 99"
     })
     void badInputIsExitTwoInOneLineBeforeAnyMeasurement(String line) {
-        MainTest.Result r = MainTest.pvtlb(line.split(" "));
-        assertEquals(2, r.code(), line + " -> " + r.err());
-        String err = r.err().strip();
-        assertTrue(err.startsWith("pvtlb: "), err);
-        assertEquals(1, err.lines().count(), err);
-        assertFalse(err.contains("Exception"), err);
-        assertEquals("", r.out());
+        MainTest.assertRefusedInOneLine(line);
     }
 }
