@@ -58,7 +58,7 @@ final class CalibrateCommand implements Callable<Integer> {
     static CalibratedProfile calibrate(NativeOs os, int threads, int[] cpus, BenchLimits limits) {
         HostProbe probe = new HostProbe();
         HostMeasurements m = HostMeasurements.measure(os, probe, threads, cpus, limits);
-        HostPrimitives p = HostPrimitives.measure(os, probe, cpus, limits);
+        HostPrimitives p = HostPrimitives.measure(os, probe, threads, cpus, limits);
         return new CalibratedProfile(m, p, Profile.load(Profile.DEFAULT));
     }
 }

@@ -19,15 +19,19 @@ import dev.pvtlb.nativebridge.probe.HostProbe;
  * @param munmapLarge ns per munmap of {@link #LARGE_PAGES} written pages, no remote thread
  * @param mprotect ns per mprotect of the calibration's mapping, no remote thread
  * @param line ns per one-way cache-line transfer between the first two CPUs (null with one CPU)
+ * @param munmapRemote ns per munmap of {@link #SMALL_PAGES} pages while remote threads read the
+ *                     mapping on the other CPUs (null with one CPU)
  */
-record HostPrimitives(Metric fault, Metric munmapSmall, Metric munmapLarge, Metric mprotect, Metric line) {
+record HostPrimitives(Metric fault, Metric munmapSmall, Metric munmapLarge, Metric mprotect, Metric line, Metric munmapRemote) {
     /** Both above tlb_single_page_flush_ceiling (33), so the local flush is one full flush in both. */
     static final int SMALL_PAGES = 64;
     static final int LARGE_PAGES = 128;
 
-    static HostPrimitives measure(NativeOs os, HostProbe probe, int[] cpus, BenchLimits limits) {
+    static HostPrimitives measure(NativeOs os, HostProbe probe, int threads, int[] cpus, BenchLimits limits) {
         HostBench bench = new HostBench(os, probe);
         Metric line = cpus.length > 1 ? bench.lineTransfer(cpus, limits).metrics().get("line_ns") : null;
+        Metric remote = cpus.length > 1
+                ? bench.munmapStorm(threads, cpus, sized(limits, SMALL_PAGES)).metrics().get("munmap_ns") : null;
         // The lone measurements run with every other CPU busy in another process, so that no CPU
         // is left lazily in this process's mm_cpumask for their flushes to reach.
         BusyNeighbours busy = new BusyNeighbours(os, Arrays.copyOfRange(cpus, 1, cpus.length));
@@ -36,7 +40,7 @@ record HostPrimitives(Metric fault, Metric munmapSmall, Metric munmapLarge, Metr
             Metric small = bench.munmapAlone(cpus[0], sized(limits, SMALL_PAGES)).metrics().get("munmap_ns");
             Metric large = bench.munmapAlone(cpus[0], sized(limits, LARGE_PAGES)).metrics().get("munmap_ns");
             Metric mprotect = bench.mprotectAlone(cpus[0], limits).metrics().get("mprotect_ns");
-            return new HostPrimitives(fault, small, large, mprotect, line);
+            return new HostPrimitives(fault, small, large, mprotect, line, remote);
         } finally {
             busy.close();
         }
