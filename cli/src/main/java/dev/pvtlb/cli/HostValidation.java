@@ -23,17 +23,23 @@ final class HostValidation {
     private final HostReport host;
     private final String backend;
     private final String profile;
+    private final Map<String, Double> calibrated;
     private final List<ValidationResult> results = new ArrayList<>();
 
-    private HostValidation(HostReport host, String backend, String profile) {
+    private HostValidation(HostReport host, String backend, String profile, Map<String, Double> calibrated) {
         this.host = host;
         this.backend = backend;
         this.profile = profile;
+        this.calibrated = calibrated;
     }
 
-    /** Runs every twin with {@code threads} threads on {@code cpus}; {@code profile} is a built-in name or a file. */
-    static HostValidation run(NativeOs os, HostReport host, int[] cpus, int threads, String profile) {
-        HostValidation v = new HostValidation(host, DetectedBackend.of(host.remoteFlush().method()), profile);
+    /**
+     * Runs every twin with {@code threads} threads on {@code cpus}; {@code profile} is a built-in
+     * name or a file, {@code calibrated} the keys a calibration just set in it (empty for --profile).
+     */
+    static HostValidation run(NativeOs os, HostReport host, int[] cpus, int threads, String profile,
+                              Map<String, Double> calibrated) {
+        HostValidation v = new HostValidation(host, DetectedBackend.of(host.remoteFlush().method()), profile, calibrated);
         for (String name : WorkloadTwin.NAMES) {
             v.results.add(v.experiment(os, cpus, WorkloadTwin.of(name, threads)));
         }
@@ -96,8 +102,14 @@ final class HostValidation {
     void print(PrintWriter out) {
         out.printf("validate --host: %d workload(s) run on this host and in the model (backend %s, profile %s), "
                 + "band +-%d%% of the host's median%n", results.size(), backend, profile, BAND_PERCENT);
-        out.printf("host      %s, %d CPUs, hypervisor %s, remote TLB flush by %s%n%n", host.cpuModel(), host.logicalCpus(),
+        out.printf("host      %s, %d CPUs, hypervisor %s, remote TLB flush by %s%n", host.cpuModel(), host.logicalCpus(),
                 host.hypervisor().name(), host.remoteFlush().method());
+        if (!calibrated.isEmpty()) {
+            StringBuilder b = new StringBuilder();
+            calibrated.forEach((k, x) -> b.append(b.isEmpty() ? "" : " ").append(k).append('=').append(Json.number(x)));
+            out.printf("calibrated now: %s%n", b);
+        }
+        out.println();
         report().printTable(out);
         out.flush();
     }
@@ -112,6 +124,7 @@ final class HostValidation {
         m.put("host", h);
         m.put("backend", backend);
         m.put("profile", profile);
+        m.put("calibrated_keys", calibrated);
         m.put("band_percent", BAND_PERCENT);
         m.put("experiments", report().toMap().get("experiments"));
         return m;

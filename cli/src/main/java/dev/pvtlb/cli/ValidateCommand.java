@@ -144,13 +144,15 @@ final class ValidateCommand implements Callable<Integer> {
         Path calibrated = null;
         try {
             String used = profile;
+            Map<String, Double> keys = Map.of();
             if (used == null) {
                 CalibratedProfile c = CalibrateCommand.calibrate(os, Math.max(1, cpus.length - 1), cpus, limits);
                 calibrated = Files.createTempFile("pvtlb-calibrated-", ".yaml");
                 Files.writeString(calibrated, c.yaml(), StandardCharsets.UTF_8);
                 used = calibrated.toString();
+                keys = c.values();
             }
-            HostValidation v = HostValidation.run(os, report, cpus, n, used);
+            HostValidation v = HostValidation.run(os, report, cpus, n, used, keys);
             v.print(spec.commandLine().getOut());
             if (json != null) {
                 ReportFile.write(json, "--json", Json.write(v.toMap()));
