@@ -64,7 +64,7 @@ final class HostCompareCommand implements Callable<Integer> {
     Path json;
 
     @Option(names = "--backend", paramLabel = "B", description = "pv_ops backend of the emulation (default: native); "
-            + "a host that flushes by hypercall compares best with xen-pv or hyperv")
+            + "a host that flushes by hypercall compares best with its own mechanism: pvm, hyperv or xen-pv")
     String backend = "native";
 
     @Mixin
@@ -151,7 +151,8 @@ final class HostCompareCommand implements Callable<Integer> {
         }
         if (!remoteFlush.equals("native IPI") && emulatedBackend.equals("native")) {
             notes.add("this host flushes remote TLBs by " + remoteFlush
-                    + "; the emulation's native backend sends IPIs, so the ratio compares two mechanisms (try --backend xen-pv)");
+                    + "; the emulation's native backend sends IPIs, so the ratio compares two mechanisms (try --backend "
+                    + DetectedBackend.of(remoteFlush) + ")");
         }
         return notes;
     }
