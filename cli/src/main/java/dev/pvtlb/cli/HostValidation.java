@@ -131,7 +131,9 @@ final class HostValidation {
     }
 
     String toHtml() {
-        return report().toHtml().replace("<h1>pvtlb validate</h1>", "<h1>pvtlb validate --host</h1>\n<p>"
+        // The page of validate, with its heading and its note on validation.md's runs replaced.
+        return report().toHtml().replaceFirst("<p>The experiments of validation.md[^\n]*</p>\n", "")
+                .replace("<h1>pvtlb validate</h1>", "<h1>pvtlb validate --host</h1>\n<p>"
                 + dev.pvtlb.report.Html.escape("This host (" + host.cpuModel() + ", " + host.hypervisor().name()
                         + ") as the published machine; the model runs backend " + backend + " with profile " + profile
                         + "; band +-" + BAND_PERCENT + "%.") + "</p>");

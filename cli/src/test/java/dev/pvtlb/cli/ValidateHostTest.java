@@ -21,9 +21,13 @@ class ValidateHostTest {
     @Test
     void everyTwinIsAnExperimentWhoseEmulatedFigureIsThePlainRunsOne(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("h.json");
+        Path html = dir.resolve("h.html");
         MainTest.Result r = MainTest.pvtlb("validate", "--host", "--profile", "x86-skylake", "--cpus", "0", "--threads", "1",
-                "--json", json.toString());
+                "--json", json.toString(), "--html", html.toString());
         assertEquals(0, r.code(), r.err());
+        String page = Files.readString(html);
+        assertTrue(page.contains("<h1>pvtlb validate --host</h1>") && page.contains("<h2>host-tlb-flush2 "), page);
+        assertTrue(!page.contains("The experiments of validation.md"), "not validate's note on its own runs");
         String out = r.out();
         assertTrue(out.startsWith("validate --host: 3 workload(s) run on this host and in the model (backend "), out);
         String j = Files.readString(json);
