@@ -14,5 +14,6 @@ module dev.pvtlb.hypervisors {
             dev.pvtlb.internal.backends.KvmBackend.Provider,
             dev.pvtlb.internal.backends.Arm64Backend.Provider,
             dev.pvtlb.internal.backends.InvlpgbBackend.Provider,
-            dev.pvtlb.internal.backends.RarBackend.Provider;
+            dev.pvtlb.internal.backends.RarBackend.Provider,
+            dev.pvtlb.internal.backends.PvmBackend.Provider;
 }

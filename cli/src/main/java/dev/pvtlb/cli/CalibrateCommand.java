@@ -56,7 +56,9 @@ final class CalibrateCommand implements Callable<Integer> {
 
     /** Measures and maps onto the default profile; shared with {@code pvtlb host compare}. */
     static CalibratedProfile calibrate(NativeOs os, int threads, int[] cpus, BenchLimits limits) {
-        HostMeasurements m = HostMeasurements.measure(os, new HostProbe(), threads, cpus, limits);
-        return new CalibratedProfile(m, Profile.load(Profile.DEFAULT));
+        HostProbe probe = new HostProbe();
+        HostMeasurements m = HostMeasurements.measure(os, probe, threads, cpus, limits);
+        HostPrimitives p = HostPrimitives.measure(os, probe, threads, cpus, limits);
+        return new CalibratedProfile(m, p, Profile.load(Profile.DEFAULT));
     }
 }

@@ -22,20 +22,48 @@ import java.util.stream.Collectors;
 final class CalibratedProfile {
     static final String NAME = "host-calibrated";
 
-    /** Why the munmap baseline is not free of remote flushes (see HostBench.munmapAlone). */
+    /** Why the munmap baseline is free of remote flushes (see BusyNeighbours). */
     private static final String BASELINE_CAVEAT =
-            "The baseline can hold flushes of CPUs left in mm_cpumask (lazy), so this can understate the cost.";
+            "The baseline ran with every other CPU busy in another process, so no CPU was in this mm's cpumask.";
 
     private final HostMeasurements m;
     private final Profile base;
     private final Map<String, Double> values = new LinkedHashMap<>();
     private final StringBuilder keyLines = new StringBuilder();
+    private HostPrimitives primitives;
 
     CalibratedProfile(HostMeasurements m, Profile base) {
+        this(m, null, base);
+    }
+
+    /** With {@code p}, the primitives measured alone, mapped after the syscall and before the shootdown. */
+    CalibratedProfile(HostMeasurements m, HostPrimitives p, Profile base) {
         this.m = m;
         this.base = base;
         mapSyscall();
+        if (p != null) {
+            new PrimitiveMapping(p, m, base, values, this::key, this::note).map();
+        }
+        this.primitives = p;
         mapRemoteShootdown();
+    }
+
+    /**
+     * The munmap pair the shootdown is solved from: with primitives, both of
+     * {@link HostPrimitives#SMALL_PAGES} pages, above the flush ceiling, where a lone munmap
+     * flushes once as one with remote CPUs does (below it, a lone munmap flushes page by page,
+     * which on a PVM guest is a hypercall a page, and the pair would measure that instead).
+     */
+    private Metric shootdownRemote() {
+        return primitives != null ? primitives.munmapRemote() : m.munmapRemote();
+    }
+
+    private Metric shootdownAlone() {
+        return primitives != null ? primitives.munmapSmall() : m.munmapAlone();
+    }
+
+    private int shootdownPages() {
+        return primitives != null ? HostPrimitives.SMALL_PAGES : m.pages();
     }
 
     /** The keys this profile sets, in file order, with their values. */
@@ -58,7 +86,7 @@ final class CalibratedProfile {
                 .append(keyLines)
                 .append("\n# Measured, mapped to no key: each is a sum of several model costs (a munmap alone, say, is\n")
                 .append("# syscall.ns + vma.op.ns + pte.op.ns per page twice + the local flush) that one figure cannot split.\n")
-                .append("# ").append(figure("  munmap, no remote thread", m.munmapAlone())).append('\n')
+                .append("# ").append(figure("  munmap, no remote thread, other CPUs busy", m.munmapAlone())).append('\n')
                 .append("# ").append(figure("  mprotect, remote threads running", m.mprotect())).append('\n')
                 .append("# ").append(figure("  touch + madvise(DONTNEED), remote readers", m.madviseTouch())).append('\n');
         List<String> left = Profile.KEYS.stream().filter(k -> !values.containsKey(k)).toList();
@@ -87,17 +115,16 @@ final class CalibratedProfile {
                     + m.initiatorCpu() + "); --cpus needs two or more CPUs.");
             return;
         }
-        double diff = m.munmapRemote().median() - m.munmapAlone().median();
+        double diff = shootdownRemote().median() - shootdownAlone().median();
         List<String> figures = List.of(
-                figure("    munmap, CPU(s) " + cpuList(m.remoteCpus()) + " running the mm too", m.munmapRemote()),
-                figure("  - munmap, no remote thread", m.munmapAlone()));
+                figure("    munmap of " + shootdownPages() + " pages, CPU(s) " + cpuList(m.remoteCpus()) + " running the mm",
+                        shootdownRemote()),
+                figure("  - munmap of " + shootdownPages() + " pages, alone, other CPUs busy", shootdownAlone()));
         if (diff <= 0) {
             List<String> why = new ArrayList<>();
             why.add("Remote shootdown: not mapped. munmap with remote CPUs was not slower than without:");
             why.addAll(figures);
-            why.add("so noise hides the shootdown, or the baseline flushed CPUs too: a CPU that ran this process");
-            why.add("lately stays in mm_cpumask in lazy TLB mode and a munmap that frees page tables flushes it.");
-            why.add("Rerun on a quieter machine or with more --iterations.");
+            why.add("so noise hides the shootdown. Rerun on a quieter machine or with more --iterations.");
             note(why.toArray(String[]::new));
             return;
         }
@@ -159,7 +186,7 @@ final class CalibratedProfile {
         key("ipi.latency.max.ns", latency, List.of());
     }
 
-    private void key(String key, double value, List<String> comment) {
+    void key(String key, double value, List<String> comment) {
         double rounded = Math.round(value * 10) / 10.0;
         values.put(key, rounded);
         if (!comment.isEmpty()) {
@@ -169,7 +196,7 @@ final class CalibratedProfile {
         keyLines.append(key).append(": ").append(Json.number(rounded)).append('\n');
     }
 
-    private void note(String... lines) {
+    void note(String... lines) {
         keyLines.append('\n');
         for (String line : lines) {
             keyLines.append("# ").append(line).append('\n');
@@ -177,12 +204,12 @@ final class CalibratedProfile {
     }
 
     /** A labelled figure: its median in a column, then mean, stdev and sample count. */
-    private static String figure(String label, Metric x) {
+    static String figure(String label, Metric x) {
         return String.format(java.util.Locale.ROOT, "%-46s %10s ns  (mean %s, stdev %s, %d samples)", label, ns(x.median()),
                 ns(x.mean()), ns(x.stdev()), x.samples());
     }
 
-    private static String ns(double d) {
+    static String ns(double d) {
         return Json.number(Math.round(d * 10) / 10.0);
     }
 

@@ -49,7 +49,8 @@ final class HostCommand implements Runnable {
         }
     }
 
-    @Command(name = "bench", description = "Run a real shootdown benchmark: munmap-storm, mprotect-noise or madvise-touch.")
+    @Command(name = "bench", description = "Run a real shootdown benchmark: munmap-storm, mprotect-noise and tlb-flush2 run their emulated "
+            + "workload's program (the same threads, sizes and sequence); madvise-touch is a calibration shape of its own.")
     static final class Bench implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -75,9 +76,17 @@ final class HostCommand implements Runnable {
             NativeOs os = NativeOs.select(bridge);
             HostRunOptions.checkThreads(threads);
             int[] cpuList = HostCpus.parse(cpus, os.onlineCpus());
-            HostBench hb = new HostBench(os, new HostProbe());
-            HostBenchResult r = hb.byName(bench, threads, cpuList, BenchLimits.defaults());
             var out = spec.commandLine().getOut();
+            HostBenchResult r;
+            if (WorkloadTwin.NAMES.contains(bench)) {
+                // The emulated workload's own program, so that host compare lines up like with like.
+                WorkloadTwin twin = WorkloadTwin.of(bench, threads);
+                r = twin.runOnHost(os, cpuList, WorkloadTwin.LIMITS);
+                out.printf("shape            %s%n", twin.shape());
+                out.printf("figure           %s %s %s%n", twin.figure(), Json.number(Math.round(twin.hostFigure(r) * 1000) / 1000.0), twin.unit());
+            } else {
+                r = new HostBench(os, new HostProbe()).byName(bench, threads, cpuList, BenchLimits.defaults());
+            }
             out.printf("host %s via %s: %d threads on cpus %s, %d iterations%n", r.benchmark(), r.backend(),
                     r.threads(), r.cpus(), r.iterations());
             r.toMap().forEach((k, v) -> {

@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.profile.Profile;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
@@ -32,16 +33,26 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code pvtlb host compare SCENARIO}: the same scenario on this host and in the model, side
- * by side. The host figure is a median over rounds (robust to the odd preempted round); the
- * emulated one is the model's mean, deterministic for the seed.
+ * by side. By default both sides run the workload's one program ({@link WorkloadTwin}); the older
+ * host shape of munmap-storm (one initiator unmapping while the others read, {@code --host-shape
+ * readers}) runs a different program from the model's, and is compared only when
+ * {@code --allow-shape-mismatch} says so. The host figure is a median over rounds (robust to the
+ * odd preempted round); the emulated one is the model's mean, deterministic for the seed.
  */
 @Command(name = "compare", description = "Run a scenario on this host and in the model: metric, host, emulated, ratio.")
 final class HostCompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "a scenario that is both a host benchmark and a workload (munmap-storm)")
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "a workload with a host twin: munmap-storm, mprotect-noise, tlb-flush2")
     String scenario;
+
+    @Option(names = "--host-shape", paramLabel = "twin|readers", description = "the host's program: twin (default: the "
+            + "emulated workload's own) or readers (munmap-storm: one initiator unmaps while the others read)")
+    String hostShape = "twin";
+
+    @Option(names = "--allow-shape-mismatch", description = "compare even when the host and the model run different programs")
+    boolean allowShapeMismatch;
 
     @Option(names = "--threads", paramLabel = "N", description = "remote threads on the host, vCPUs and threads in the model (default 2)")
     int threads = 2;
@@ -53,7 +64,7 @@ final class HostCompareCommand implements Callable<Integer> {
     Path json;
 
     @Option(names = "--backend", paramLabel = "B", description = "pv_ops backend of the emulation (default: native); "
-            + "a host that flushes by hypercall compares best with xen-pv or hyperv")
+            + "a host that flushes by hypercall compares best with its own mechanism: pvm, hyperv or xen-pv")
     String backend = "native";
 
     @Mixin
@@ -69,14 +80,22 @@ final class HostCompareCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         // Every check that can fail comes before the first measurement.
-        ComparedScenario compared = ComparedScenario.named(scenario);
+        ComparedScenario compared = switch (hostShape) {
+            case "twin" -> ComparedScenario.twin(scenario, threads);
+            case "readers" -> ComparedScenario.named(scenario);
+            default -> throw new ModelException("--host-shape must be twin or readers, got '" + hostShape + "'");
+        };
+        if (!compared.sameShape() && !allowShapeMismatch) {
+            throw new ModelException("host compare " + scenario + ": the host runs '" + compared.hostShape()
+                    + "' and the model '" + compared.emulatedShape() + "'; add --allow-shape-mismatch to compare them anyway");
+        }
         HostRunOptions.checkThreads(threads);
         ReportFile.check(json, "--json");
         NativeOs os = host.os();
         int[] cpus = host.cpus(os);
         BenchLimits limits = host.limits();
         Scenario emulated = Scenario.of(scenario).backend(backend);
-        Map<String, String> settings = compared.emulatedSettings(threads, limits.pages());
+        Map<String, String> settings = compared.emulatedSettings(threads, limits.pages(), cpus.length);
         settings.forEach(emulated::set);
         if (profile != null) {
             Profile.load(profile);
@@ -92,13 +111,25 @@ final class HostCompareCommand implements Callable<Integer> {
                 calibratedFile = Files.createTempFile("pvtlb-calibrated-", ".yaml");
                 Files.writeString(calibratedFile, c.yaml(), StandardCharsets.UTF_8);
             }
-            emulated.set("profile", profile != null ? profile : calibratedFile.toString());
-            HostBenchResult h = new HostBench(os, probe).byName(scenario, threads, cpus, limits);
+            String profileUsed = profile != null ? profile : calibratedFile.toString();
+            emulated.set("profile", profileUsed);
+            HostBenchResult h;
             RunReport e = Runner.run(emulated);
             List<Row> rows = new ArrayList<>();
-            for (String metric : compared.metrics()) {
-                RunReport.Summary s = e.metrics().get(metric);
-                rows.add(new Row(metric, s.unit(), h.metrics().get(metric), s.mean()));
+            if (compared.twin() != null) {
+                WorkloadTwin t = compared.twin();
+                h = t.runOnHost(os, cpus, WorkloadTwin.LIMITS);
+                double eFigure = t.emulatedFigure(cpus.length, x -> x.backend(backend).set("profile", profileUsed));
+                Metric hm = t.figure().equals("victim_slowdown")
+                        ? new Metric(t.hostFigure(h), t.hostFigure(h), 0, t.unit(), h.iterations())
+                        : h.metrics().get(t.figure());
+                rows.add(new Row(t.figure(), t.unit(), hm, eFigure));
+            } else {
+                h = new HostBench(os, probe).byName(scenario, threads, cpus, limits);
+                for (String metric : compared.metrics()) {
+                    RunReport.Summary s = e.metrics().get(metric);
+                    rows.add(new Row(metric, s.unit(), h.metrics().get(metric), s.mean()));
+                }
             }
             List<String> notes = notes(h, remoteFlush, e.backend());
             print(spec.commandLine().getOut(), compared, h, remoteFlush, e, settings, calibrated, rows, notes);
@@ -120,7 +151,8 @@ final class HostCompareCommand implements Callable<Integer> {
         }
         if (!remoteFlush.equals("native IPI") && emulatedBackend.equals("native")) {
             notes.add("this host flushes remote TLBs by " + remoteFlush
-                    + "; the emulation's native backend sends IPIs, so the ratio compares two mechanisms (try --backend xen-pv)");
+                    + "; the emulation's native backend sends IPIs, so the ratio compares two mechanisms (try --backend "
+                    + DetectedBackend.of(remoteFlush) + ")");
         }
         return notes;
     }
@@ -135,6 +167,7 @@ final class HostCompareCommand implements Callable<Integer> {
                 e.profile(), calibrated.isEmpty() ? "" : " (calibrated now: " + keyValues(calibrated) + ")", e.seed(),
                 keyValues(settings));
         out.printf("shapes    %s%n", c.shapes());
+        out.printf("same program on both sides: %s%n", c.sameShape() ? "yes" : "NO (--allow-shape-mismatch)");
         out.println();
         out.printf("%-16s %18s %18s %16s%n", "metric", "host (median)", "emulated (mean)", "emulated/host");
         for (Row r : rows) {
@@ -177,6 +210,7 @@ final class HostCompareCommand implements Callable<Integer> {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("scenario", c.name());
         m.put("shapes", c.shapes());
+        m.put("same_shape", c.sameShape());
         m.put("host", hostSide);
         m.put("emulated", emulatedSide);
         m.put("metrics", metrics);

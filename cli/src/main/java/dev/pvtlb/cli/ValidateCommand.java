@@ -1,9 +1,17 @@
 package dev.pvtlb.cli;
 
 import dev.pvtlb.model.ModelException;
+import dev.pvtlb.nativebridge.NativeOs;
+import dev.pvtlb.nativebridge.hostbench.BenchLimits;
+import dev.pvtlb.nativebridge.probe.HostProbe;
+import dev.pvtlb.nativebridge.probe.HostReport;
+import dev.pvtlb.profile.Profile;
 import dev.pvtlb.report.Json;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -11,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -28,7 +37,8 @@ import picocli.CommandLine.Spec;
                 + "kvm-boost, kvm-sched-yield. Each run uses --reps 3 --seed 1."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every experiment ran (a fail verdict is data, not an error; read the table or --json)",
-            "2:bad input (unknown --only id, an output file that cannot be written, --sensitivity with no ranges in the profile)",
+            "2:bad input (unknown --only id, an output file that cannot be written, --sensitivity with no ranges in the profile, "
+                + "--profile or --threads without --host)",
             "3:internal error", "4:a run made no progress (the engine's watchdog)"})
 final class ValidateCommand implements Callable<Integer> {
     @Spec
@@ -53,8 +63,29 @@ final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress bar on stderr")
     boolean quiet;
 
+    @Option(names = "--host", description = "validate against this host instead: run munmap-storm, mprotect-noise and "
+            + "tlb-flush2 here and in the model (the backend the probe detects), band +-25% of the host's median")
+    boolean host;
+
+    @Option(names = "--profile", paramLabel = "P", description = "with --host: the model's profile, built-in or file "
+            + "(default: calibrate this host first)")
+    String profile;
+
+    @Option(names = "--threads", paramLabel = "N", description = "with --host: threads of munmap-storm and tlb-flush2 "
+            + "(default: one per CPU of --cpus)")
+    Integer threads;
+
+    @Mixin
+    HostRunOptions hostRun;
+
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() throws InterruptedException, IOException {
+        if (host) {
+            return callHost();
+        }
+        if (profile != null || threads != null) {
+            throw new ModelException((profile != null ? "--profile" : "--threads") + " goes with --host");
+        }
         List<ValidationExperiment> experiments = ValidationExperiments.select(List.copyOf(new LinkedHashSet<>(only)));
         ReportFile.check(json, "--json");
         ReportFile.check(html, "--html");
@@ -92,5 +123,48 @@ final class ValidateCommand implements Callable<Integer> {
             ReportFile.write(html, "--html", page);
         }
         return 0;
+    }
+
+    /** {@code --host}: every check before the first measurement, then calibrate (unless --profile), then the twins. */
+    private Integer callHost() throws IOException {
+        if (!only.isEmpty() || sensitivity) {
+            throw new ModelException((sensitivity ? "--sensitivity" : "--only") + " does not go with --host");
+        }
+        ReportFile.check(json, "--json");
+        ReportFile.check(html, "--html");
+        NativeOs os = hostRun.os();
+        int[] cpus = hostRun.cpus(os);
+        int n = threads != null ? threads : cpus.length;
+        HostRunOptions.checkThreads(n);
+        BenchLimits limits = hostRun.limits();
+        if (profile != null) {
+            Profile.load(profile);
+        }
+        HostReport report = new HostProbe().probe();
+        Path calibrated = null;
+        try {
+            String used = profile;
+            Map<String, Double> keys = Map.of();
+            if (used == null) {
+                CalibratedProfile c = CalibrateCommand.calibrate(os, Math.max(1, cpus.length - 1), cpus, limits);
+                calibrated = Files.createTempFile("pvtlb-calibrated-", ".yaml");
+                Files.writeString(calibrated, c.yaml(), StandardCharsets.UTF_8);
+                used = calibrated.toString();
+                keys = c.values();
+            }
+            HostValidation v = HostValidation.run(os, report, cpus, n, used, keys);
+            v.print(spec.commandLine().getOut());
+            if (json != null) {
+                ReportFile.write(json, "--json", Json.write(v.toMap()));
+            }
+            if (html != null) {
+                ReportFile.write(html, "--html", v.toHtml());
+            }
+            return 0;
+        } finally {
+            if (calibrated != null) {
+                Files.deleteIfExists(calibrated);
+            }
+        }
     }
 }

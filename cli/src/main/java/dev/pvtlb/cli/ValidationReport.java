@@ -19,6 +19,11 @@ record ValidationReport(List<ValidationResult> results) {
     void print(PrintWriter out) {
         out.printf("validate: %d experiment(s) of validation.md, each run with --reps %d --seed %d%n%n",
                 results.size(), ValidationRun.REPS, ValidationRun.SEED);
+        printTable(out);
+    }
+
+    /** The table, the curves and the verdicts line, without the header. */
+    void printTable(PrintWriter out) {
         out.printf(ROW, "id", "figure", "published", "emulated", "band", "verdict");
         for (ValidationResult r : results) {
             for (ValidationResult.Figure f : r.figures()) {

@@ -18,11 +18,12 @@ class BackendsCommandTest {
         MainTest.Result r = pvtlb("backends");
         assertEquals(0, r.code(), r.err());
         String[] lines = r.out().split("\n");
-        for (String b : new String[] {"arm64", "hyperv", "invlpgb", "kvm", "native", "rar", "xen-pv"}) {
+        for (String b : new String[] {"arm64", "hyperv", "invlpgb", "kvm", "native", "pvm", "rar", "xen-pv"}) {
             assertTrue(java.util.Arrays.stream(lines).anyMatch(l -> l.startsWith(b + " ")), b + " missing:\n" + r.out());
         }
         assertTrue(r.out().contains("    kvm.pvTlbFlush           [true] true|false: "), r.out());
         assertTrue(r.out().contains("    kvm.hostClearPreempted   [xchg] xchg|plain-write: "), r.out());
+        assertTrue(r.out().contains("    pvm.remoteFlush          [hypercall] hypercall|ipi: "), r.out());
         assertTrue(r.out().contains("    hyperv.ex                [true] true|false: "), r.out());
         assertTrue(r.out().contains("    arm64.flush              [broadcast] broadcast|local: "), r.out());
         assertTrue(r.out().contains("    arm64.mmCpumask          [tracked] tracked|stale: "), r.out());

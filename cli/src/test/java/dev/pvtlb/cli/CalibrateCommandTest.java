@@ -2,7 +2,6 @@ package dev.pvtlb.cli;
 
 import static dev.pvtlb.cli.MainTest.pvtlb;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.cli.MainTest.Result;
@@ -68,12 +67,6 @@ class CalibrateCommandTest {
         "calibrate extra-argument"
     })
     void badInputGetsExitTwoAndOneLine(String line) {
-        Result r = pvtlb(line.split(" "));
-        assertEquals(2, r.code(), line + " -> " + r.err());
-        String err = r.err().strip();
-        assertTrue(err.startsWith("pvtlb: "), err);
-        assertEquals(1, err.lines().count(), err);
-        assertFalse(err.contains("Exception"), err);
-        assertEquals("", r.out());
+        MainTest.assertRefusedInOneLine(line);
     }
 }

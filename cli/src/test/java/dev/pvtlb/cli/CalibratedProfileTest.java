@@ -95,6 +95,40 @@ class CalibratedProfileTest {
         assertTrue(unknown.yaml().contains("flushes remote TLBs by unknown"), unknown.yaml());
     }
 
+    /** Primitives chosen by hand: a 10 us fault, munmaps of 64 and 128 pages of 100 and 120 us, a 200 ns line. */
+    private static HostPrimitives primitives(double large) {
+        return new HostPrimitives(figure(10_000), figure(100_000), figure(large), figure(190_000), figure(200), figure(118_000));
+    }
+
+    @Test
+    void primitivesBecomeFaultPteVmaAndLineKeysWithTheirDerivations() {
+        // 16-page lone munmap of 346 us (below the ceiling: flushed page by page).
+        CalibratedProfile p = new CalibratedProfile(host("hypercall (PVM_HC_FLUSH_TLB_MULTI)", List.of(1), 346_000, 120_000),
+                primitives(120_000), BASE);
+        // pte.op.ns = (120000 - 100000) / 64 / 2; vma.op.ns = 100000 - 64*312.5 - 150 (syscall) - 33 (full flush).
+        // The shootdown from the two 64-page munmaps: 118000 - 100000 ns, the 16-page pair is not used.
+        assertEquals(Map.of("syscall.ns", 150.0, "fault.ns", 10_000.0, "pte.op.ns", 156.3, "vma.op.ns", 79817.0,
+                "line.same_socket.ns", 200.0, "hypercall.ns", 18000.0), p.values());
+        assertTrue(p.yaml().contains("    munmap of 64 pages, CPU(s) 1 running the mm"), p.yaml());
+        Profile loaded = parse(p);
+        assertEquals(156.3, loaded.get("pte.op.ns"));
+        assertTrue(p.yaml().contains("  100000 - 64*312.5 - 150 - 33 = 79817 ns"), p.yaml());
+        // (346000 - 100000 + 48*312.5 + 33) / 16 = 16314.6 ns per page flushed locally, noted, not mapped.
+        assertTrue(p.yaml().contains("/ 16 pages = 16314.6 ns per page flushed"), p.yaml());
+        assertEquals(BASE.get("invlpg.ns"), loaded.get("invlpg.ns"));
+        assertTrue(p.yaml().contains("The model charges syscall.ns + vma.op.ns + pte.op.ns per page + the local flush = 84067.8 ns."),
+                p.yaml());
+    }
+
+    @Test
+    void aLargerMunmapThatIsNotSlowerSetsNoZapKeys() {
+        CalibratedProfile p = new CalibratedProfile(host("native IPI", List.of(1), 5000, 5000), primitives(90_000), BASE);
+        // native IPI: 118000 - 100000 - (50 + 202 + 20) ns of IPI latency.
+        assertEquals(Map.of("syscall.ns", 150.0, "fault.ns", 10_000.0, "line.same_socket.ns", 200.0,
+                "ipi.latency.min.ns", 17728.0, "ipi.latency.max.ns", 17728.0), p.values());
+        assertTrue(p.yaml().contains("Per-page zap and free: not mapped. A larger munmap was not slower:"), p.yaml());
+    }
+
     @Test
     void theSameFiguresGiveTheSameFile() {
         HostMeasurements m = host("native IPI", List.of(1), 5000, 8000);

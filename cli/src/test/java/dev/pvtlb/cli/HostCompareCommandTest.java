@@ -2,7 +2,6 @@ package dev.pvtlb.cli;
 
 import static dev.pvtlb.cli.MainTest.pvtlb;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.cli.MainTest.Result;
@@ -31,8 +30,9 @@ class HostCompareCommandTest {
     void printsHostAndEmulatedColumnsAndTheRatio(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("cmp.json");
         Result r = pvtlb("host", "compare", "munmap-storm", "--threads", "1", "--profile", "x86-skylake",
-                "--iterations", "20", "--json", json.toString());
+                "--iterations", "20", "--host-shape", "readers", "--allow-shape-mismatch", "--json", json.toString());
         assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("same program on both sides: NO (--allow-shape-mismatch)"), r.out());
         assertTrue(r.out().contains("host (median)") && r.out().contains("emulated (mean)") && r.out().contains("emulated/host"),
                 r.out());
         assertTrue(r.out().contains("profile x86-skylake, seed 1; vcpus=1 threads=1 pages=16"), r.out());
@@ -59,12 +59,37 @@ class HostCompareCommandTest {
     }
 
     @Test
-    void aHostOnlyBenchmarkIsRefusedByName() {
-        Result r = pvtlb("host", "compare", "mprotect-noise");
+    void twoDifferentProgramsAreRefusedUnlessAllowed() {
+        Result r = pvtlb("host", "compare", "munmap-storm", "--host-shape", "readers");
         assertEquals(2, r.code());
-        // mprotect-noise is also an emulated workload (the arm64 TLBI test), but its metric is not lined up with the real machine's.
-        assertEquals("pvtlb: 'mprotect-noise' has no metrics lined up between host and emulation yet; comparable: munmap-storm",
-                r.err().strip());
+        assertEquals("pvtlb: host compare munmap-storm: the host runs 'one initiator maps, touches and unmaps while the "
+                + "remote threads read the mapping' and the model 'every thread maps, touches, works on its own memory and "
+                + "unmaps'; add --allow-shape-mismatch to compare them anyway", r.err().strip());
+        assertEquals("", r.out());
+    }
+
+    @Test
+    void aHostOnlyBenchmarkIsRefusedByName() {
+        Result r = pvtlb("host", "compare", "madvise-touch");
+        assertEquals(2, r.code());
+        assertEquals("pvtlb: 'madvise-touch' is a host benchmark with no emulated workload yet; comparable: munmap-storm, "
+                + "mprotect-noise, tlb-flush2", r.err().strip());
+    }
+
+    @Test
+    void aTwinRunsOneProgramOnBothSides(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("tf2.json");
+        Result r = pvtlb("host", "compare", "tlb-flush2", "--threads", "1", "--profile", "x86-skylake", "--json", json.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("shapes    both: every thread (thread t on CPU t) writes its own 64 pages and "
+                + "madvise(DONTNEED)s them; 100 times"), r.out());
+        assertTrue(r.out().contains("same program on both sides: yes"), r.out());
+        // The emulated figure: ns per loop of one thread, from what `pvtlb run` gives for the same settings.
+        double loops = Runner.run(Scenario.of("tlb-flush2").set("vcpus", "1").set("threads", "1").set("pages", "64")
+                .set("ops", "100").set("profile", "x86-skylake")).metrics().get("loops_per_s").mean();
+        String j = Files.readString(json);
+        assertEquals(Json.number(1e9 / loops), Json.number(number(j, "emulated")), j);
+        assertTrue(number(j, "host_median") > 0, j);
     }
 
     @ParameterizedTest
@@ -78,15 +103,10 @@ class HostCompareCommandTest {
         "host compare munmap-storm --profile /nonexistent/profile.yaml",
         "host compare munmap-storm --threads 100000",
         "host compare munmap-storm --json /nonexistent-pvtlb-dir/c.json",
-        "host compare munmap-storm --backend no-such-backend"
+        "host compare munmap-storm --backend no-such-backend",
+        "host compare munmap-storm --host-shape sideways"
     })
     void badInputGetsExitTwoAndOneLineBeforeAnyMeasurement(String line) {
-        Result r = pvtlb(line.split(" "));
-        assertEquals(2, r.code(), line + " -> " + r.err());
-        String err = r.err().strip();
-        assertTrue(err.startsWith("pvtlb: "), err);
-        assertEquals(1, err.lines().count(), err);
-        assertFalse(err.contains("Exception"), err);
-        assertEquals("", r.out());
+        MainTest.assertRefusedInOneLine(line);
     }
 }

@@ -16,6 +16,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MainTest {
     record Result(int code, String out, String err) { }
 
+    /** {@code line} refused as bad input: exit 2, one line on stderr that says so without a stack trace, nothing on stdout. */
+    static void assertRefusedInOneLine(String line) {
+        Result r = pvtlb(line.split(" "));
+        assertEquals(2, r.code(), line + " -> " + r.err());
+        String err = r.err().strip();
+        assertTrue(err.startsWith("pvtlb: "), err);
+        assertEquals(1, err.lines().count(), err);
+        assertFalse(err.contains("Exception"), err);
+        assertEquals("", r.out());
+    }
+
     static Result pvtlb(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

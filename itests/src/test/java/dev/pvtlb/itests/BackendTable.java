@@ -36,6 +36,11 @@ final class BackendTable {
             new Backend("kvm", "munmap-storm", 3,
                     positive("ipis_sent"), equal("ipis_received", "ipis_sent"), positive("hypercalls"),
                     positive("nr_tlb_remote_flush_received"), zero("deferred_flushes")),
+            // PVM: one PVM_HC_FLUSH_TLB_MULTI per flush; the host kicks running targets and flushes
+            // the rest at their next entry, no guest interrupt.
+            new Backend("pvm", "munmap-storm", 3,
+                    positive("hypercalls"), positive("hypervisor_flushes"),
+                    zero("nr_tlb_remote_flush_received"), equal("ipis_received", "ipis_sent")),
             // arm64: TLBI ...IS broadcast, no IPIs, no hypervisor.
             new Backend("arm64", "munmap-storm", 3,
                     zero("ipis_sent"), zero("ipis_received"), zero("hypercalls"), positive("broadcast_flushes")),

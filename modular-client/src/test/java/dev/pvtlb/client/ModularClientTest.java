@@ -43,7 +43,7 @@ class ModularClientTest {
                 "guest module: dev.pvtlb.guest",
                 "exports dev.pvtlb.pvops: true",
                 "exports dev.pvtlb.internal.sim: false",
-                "backends: [arm64, hyperv, invlpgb, kvm, module-counting, module-sealed, native, rar, xen-pv]",
+                "backends: [arm64, hyperv, invlpgb, kvm, module-counting, module-sealed, native, pvm, rar, xen-pv]",
                 "study module: dev.pvtlb.study",
                 "native: nr_tlb_remote_flush=800 ipis_sent=856 hypercalls=0 munmap_ns=3244.9",
                 "kvm: nr_tlb_remote_flush=800 ipis_sent=852 hypercalls=634 munmap_ns=3506.8",

@@ -5,6 +5,7 @@ import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.host.HostFlush;
 import dev.pvtlb.internal.host.HypercallIpi;
+import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
@@ -13,7 +14,6 @@ import dev.pvtlb.pvops.PvOp;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
-import dev.pvtlb.stats.Counter;
 
 /**
  * Xen PV: xen_flush_tlb_multi() (arch/x86/xen/mmu_pv.c) issues one MMUEXT_TLB_FLUSH_MULTI
@@ -34,15 +34,10 @@ public final class XenPvBackend extends GuestTableFree {
     public void flushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info) {
         KernelCpu cpu = (KernelCpu) view;
         cpu.call(new OneStep("xen_flush_tlb_multi", c -> {
-            if (mask.isEmpty()) {
-                return 0;
-            }
-            CpuMask targets = new CpuMask(mask.nrCpus());
-            targets.copyFrom(mask);
             boolean onePage = !info.isFullFlush() && info.end - info.start <= 4096;
-            c.kernel().vmstat().inc(Counter.HYPERCALLS);
-            return c.kernel().costs().hypercallNs
-                    + hostFlush.flush(c, targets, info, onePage ? HostFlush.Scope.PAGES : HostFlush.Scope.ALL);
+            Costs costs = c.kernel().costs();
+            return hostFlush.flushByHypercall(c, mask, info, onePage ? HostFlush.Scope.PAGES : HostFlush.Scope.ALL,
+                    onePage ? info.pages() * costs.invlpgNs : costs.fullFlushNs);
         }));
     }
 

@@ -44,13 +44,36 @@ public final class HostFlush implements VcpuEntryHook {
     }
 
     /**
+     * One flush hypercall from {@code cpu} naming the CPUs of {@code mask}: the hypercall itself
+     * ({@code hypercall.ns}, counted) and the host's flush of each target; nothing for an empty mask.
+     */
+    public long flushByHypercall(KernelCpu cpu, CpuMask mask, FlushTlbInfo info, Scope scope, long flushCost) {
+        if (mask.isEmpty()) {
+            return 0;
+        }
+        CpuMask targets = new CpuMask(mask.nrCpus());
+        targets.copyFrom(mask);
+        guest.vmstat().inc(Counter.HYPERCALLS);
+        return guest.costs().hypercallNs + flush(cpu, targets, info, scope, flushCost);
+    }
+
+    /**
      * The host side of one flush hypercall from {@code cpu} for {@code targets}: returns its
      * cost to the caller beyond the hypercall itself; sets {@code info.localFlushed} when the
      * caller was among the targets.
      */
     public long flush(KernelCpu cpu, CpuMask targets, FlushTlbInfo info, Scope scope) {
         Costs c = guest.costs();
-        long flushCost = scope == Scope.PAGES ? info.pages() * c.invlpgNs : c.fullFlushNs;
+        return flush(cpu, targets, info, scope, scope == Scope.PAGES ? info.pages() * c.invlpgNs : c.fullFlushNs);
+    }
+
+    /**
+     * As {@link #flush(KernelCpu, CpuMask, FlushTlbInfo, Scope)}, with {@code flushCost} the host's
+     * work on each target (a hypervisor whose flush is more than the hardware invalidation, such as
+     * PVM's shadow-root walk per cached root, prices it itself).
+     */
+    public long flush(KernelCpu cpu, CpuMask targets, FlushTlbInfo info, Scope scope, long flushCost) {
+        Costs c = guest.costs();
         long cost = 0;
         int remote = 0;
         for (int t = targets.next(0); t >= 0; t = targets.next(t + 1)) {

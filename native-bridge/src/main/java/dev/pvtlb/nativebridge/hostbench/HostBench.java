@@ -182,6 +182,95 @@ public final class HostBench {
     }
 
     /**
+     * First-touch faults on {@code cpu} alone: per round, map {@code limits.pages()} pages and write
+     * each once ({@code fault_ns}, per page): a minor anonymous fault that allocates and zeroes a
+     * page and installs its PTE (do_anonymous_page()), entry and exit included.
+     */
+    public HostBenchResult firstTouch(int cpu, BenchLimits limits) {
+        return run("first-touch", 0, new int[] {cpu}, limits, (crew, deadline) -> {
+            int pages = limits.pages();
+            Samples fault = new Samples();
+            int rounds = 0;
+            while (rounds < limits.iterations() && System.nanoTime() - deadline < 0) {
+                try (Mapping m = os.map(pages * os.pageSize(), Protection.READ_WRITE)) {
+                    long t0 = System.nanoTime();
+                    m.touchPages(0, pages);
+                    fault.add((System.nanoTime() - t0) / (double) pages);
+                }
+                rounds++;
+            }
+            return new Outcome(rounds, Map.of("fault_ns", fault.toMetric("ns")));
+        });
+    }
+
+    /**
+     * mprotect on {@code cpu} alone: a written mapping of {@code limits.pages()} pages flipped
+     * read-only and back ({@code mprotect_ns} per call), the baseline of mprotect-noise's noise.
+     */
+    public HostBenchResult mprotectAlone(int cpu, BenchLimits limits) {
+        return run("mprotect-alone", 0, new int[] {cpu}, limits, (crew, deadline) -> {
+            Samples mprotect = new Samples();
+            int flips = 0;
+            try (Mapping m = os.map(limits.pages() * os.pageSize(), Protection.READ_WRITE)) {
+                m.touchPages(0, limits.pages());
+                while (flips < limits.iterations() && System.nanoTime() - deadline < 0) {
+                    long t0 = System.nanoTime();
+                    os.protect(m, 0, m.byteSize(), Protection.READ);
+                    os.protect(m, 0, m.byteSize(), Protection.READ_WRITE);
+                    mprotect.add((System.nanoTime() - t0) / 2.0);
+                    flips++;
+                }
+            }
+            return new Outcome(flips, Map.of("mprotect_ns", mprotect.toMetric("ns")));
+        });
+    }
+
+    /**
+     * A cache line moved between the initiator's CPU and {@code cpus[1]}: two threads take turns
+     * incrementing one counter, each waiting for the other's write ({@code line_ns}: one transfer,
+     * half a round trip, per batch of 1000 round trips).
+     */
+    public HostBenchResult lineTransfer(int[] cpus, BenchLimits limits) {
+        requireRemoteThreads("line-transfer", cpus.length - 1);
+        java.util.concurrent.atomic.AtomicLong line = new java.util.concurrent.atomic.AtomicLong();
+        int batch = 1000;
+        return run("line-transfer", 1, cpus, limits, (crew, deadline) -> {
+            Samples transfer = new Samples();
+            int batches = 0;
+            crew.start(w -> {
+                // The partner: answers every odd value with the next even one until told to stop (-1).
+                for (long v; (v = line.get()) >= 0; ) {
+                    if ((v & 1) == 1) {
+                        line.compareAndSet(v, v + 1);
+                    } else {
+                        Thread.onSpinWait();
+                    }
+                }
+            });
+            try {
+                while (batches < limits.iterations() && System.nanoTime() - deadline < 0) {
+                    long t0 = System.nanoTime();
+                    int done = 0;
+                    for (; done < batch && System.nanoTime() - deadline < 0; done++) {
+                        long v = line.incrementAndGet(); // even -> odd: the partner's turn
+                        while (line.get() == v) {
+                            Thread.onSpinWait();
+                        }
+                    }
+                    if (done == batch) {
+                        transfer.add((System.nanoTime() - t0) / (2.0 * batch));
+                    }
+                    batches++;
+                }
+            } finally {
+                line.set(-1);
+            }
+            crew.await();
+            return new Outcome(batches, Map.of("line_ns", transfer.toMetric("ns")));
+        });
+    }
+
+    /**
      * The cost of one getpid() through this backend: the cheapest real syscall, so what
      * is left is the FFM or JNA call overhead plus the kernel entry and exit (which a PVM
      * guest pays through the host). Batches of 1000 calls after a warm-up; ns per call.
@@ -210,19 +299,27 @@ public final class HostBench {
         return perCall.toMetric("ns");
     }
 
-    private record Outcome(int iterations, Map<String, Metric> metrics) {}
+    record Outcome(int iterations, Map<String, Metric> metrics) {}
 
     @FunctionalInterface
-    private interface Workload {
+    interface Workload {
         Outcome run(PinnedCrew crew, long deadline);
     }
 
-    private HostBenchResult run(String benchmark, int threads, int[] cpus, BenchLimits limits, Workload workload) {
+    HostBenchResult run(String benchmark, int threads, int[] cpus, BenchLimits limits, Workload workload) {
+        return run(benchmark, threads, threads, cpus, limits, workload);
+    }
+
+    /**
+     * Runs {@code workload} with a crew of {@code crewThreads} beside the initiator; the result
+     * says {@code threads} (a twin's initiator is one of its workload's threads).
+     */
+    HostBenchResult run(String benchmark, int crewThreads, int threads, int[] cpus, BenchLimits limits, Workload workload) {
         Objects.requireNonNull(limits, "limits");
         if (cpus == null || cpus.length == 0) {
             throw new IllegalArgumentException(benchmark + " needs at least one CPU");
         }
-        int[] crewCpus = crewCpus(threads, cpus);
+        int[] crewCpus = crewCpus(crewThreads, cpus);
         TlbCounters before = probe.tlbCounters();
         long start = System.nanoTime();
         long deadline = start + limits.maxRun().toNanos();
@@ -250,7 +347,7 @@ public final class HostBench {
         }
     }
 
-    private static Map<String, Metric> metrics(String name1, Metric m1, String name2, Metric m2) {
+    static Map<String, Metric> metrics(String name1, Metric m1, String name2, Metric m2) {
         Map<String, Metric> m = new LinkedHashMap<>();
         m.put(name1, m1);
         m.put(name2, m2);

@@ -1,0 +1,28 @@
+package dev.pvtlb.internal.backends;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pvtlb.scenario.Scripted;
+import dev.pvtlb.stats.Counter;
+import java.util.Map;
+
+/** The public PVM guest: native IPIs sent by hypercall, no host flush. */
+class PvmIpiContractTest extends BackendContract {
+    @Override
+    String backend() {
+        return "pvm";
+    }
+
+    @Override
+    Map<String, String> knobs() {
+        return Map.of("pvm.remoteFlush", "ipi");
+    }
+
+    @Override
+    void countersAddUp(Scripted s) {
+        assertTrue(s.count(Counter.NR_TLB_REMOTE_FLUSH_RECEIVED) > 0, "targets run flush_tlb_func from the IPI");
+        assertEquals(0, s.count(Counter.HYPERVISOR_FLUSHES));
+        assertTrue(s.count(Counter.HYPERCALLS) > 0, "the IPIs go out by KVM_HC_SEND_IPI");
+    }
+}
