@@ -43,6 +43,8 @@ class InjectedBugTest {
         "host-drops-deferred-flush; kvm-preempted-flush; hyperv; ; 300; STALE_TRANSLATION; 1",
         "host-drops-deferred-flush; kvm-preempted-flush; xen-pv; ; 300; STALE_TRANSLATION; 1",
         "host-drops-deferred-flush; munmap-storm; hyperv; " + OVERCOMMITTED + "; 5; STALE_TRANSLATION; 1",
+        "host-drops-deferred-flush; kvm-preempted-flush; pvm; ; 300; STALE_TRANSLATION; 1",
+        "host-drops-deferred-flush; munmap-storm; pvm; " + OVERCOMMITTED + "; 5; STALE_TRANSLATION; 1",
         "lazy-skips-freed-tables; lazy-speculative-walk; native; ; 300; WALK_AFTER_FREE; 1",
         // Readers that block between rounds idle lazily, their paging-structure caches on the tables.
         "lazy-skips-freed-tables; munmap-storm; native; " + SHARED + " wait=sleep; 100; WALK_AFTER_FREE; 1",
