@@ -7,6 +7,7 @@ import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.CostPart;
+import dev.pvtlb.pvops.InjectedBug;
 
 /**
  * flush_tlb_mm_range(mm, start, end, stride_shift, freed_tables) (arch/x86/mm/tlb.c):
@@ -56,7 +57,7 @@ public final class FlushTlbMmRange extends KernelPath {
             long now = g.engine().now();
             long cost = cpu.writeLine(mm.tlbGenLine(), now);
             cost += cpu.writeLine(cpu.flushTlbInfoLine, now + cost);
-            long gen = g.knobs().bug == dev.pvtlb.pvops.InjectedBug.TLB_GEN_NOT_BUMPED ? mm.tlbGen() : mm.incTlbGen();
+            long gen = g.knobs().bug == InjectedBug.TLB_GEN_NOT_BUMPED ? mm.tlbGen() : mm.incTlbGen();
             OrderedStores.fence(cpu); // inc_mm_tlb_gen() is a locked operation
             info = new FlushTlbInfo(mm, s, e, strideShift, freedTables, gen, cpu.id);
             if (g.checker() != null) {

@@ -1,8 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
-import dev.pvtlb.model.ChoicePoint;
-
 import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.mem.FrameTable;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.internal.mmu.Level;
@@ -113,7 +112,8 @@ public final class GupFast extends InternalPath {
         level = level.below();
         if (!stalled && g.speculation() != null && g.engine().choose(ChoicePoint.WALKER_STALL, 2) == 1) {
             // An NMI (a perf sample) between this read and the next: the walk holds a pointer to a
-            // table that a flush not done by IPI (a hypercall, INVLPGB) lets be freed meanwhile.
+            // table that a flush not done by IPI (a hypercall, INVLPGB, a broadcast TLBI, RAR) lets
+            // be freed meanwhile.
             stalled = true;
             cost += NMI_STALL_NS;
         }

@@ -4,6 +4,7 @@ import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
 import java.util.ArrayList;
 import java.util.List;
+import dev.pvtlb.pvops.InjectedBug;
 
 /**
  * A minimal RCU: call_rcu() callbacks run once a grace period has ended, i.e. once every CPU
@@ -29,7 +30,7 @@ public final class Rcu {
 
     /** call_rcu(): run {@code callback} after a grace period. */
     public void callRcu(Runnable callback) {
-        if (guest.knobs().bug == dev.pvtlb.pvops.InjectedBug.RCU_GP_INSTANT) {
+        if (guest.knobs().bug == InjectedBug.RCU_GP_INSTANT) {
             guest.vmstat().inc(Counter.RCU_GRACE_PERIODS);
             callback.run();
             return;

@@ -7,6 +7,7 @@ import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.CostPart;
 import dev.pvtlb.stats.TimeCategory;
+import dev.pvtlb.pvops.InjectedBug;
 
 /**
  * smp_call_function_many_cond() with wait=true (kernel/smp.c): queue a csd on each target
@@ -101,7 +102,7 @@ public final class SmpCallFunctionMany extends KernelPath {
     }
 
     private long waitStep(KernelCpu cpu) {
-        if (outstanding > 0 && cpu.kernel().knobs().bug != dev.pvtlb.pvops.InjectedBug.SCF_NO_WAIT) {
+        if (outstanding > 0 && cpu.kernel().knobs().bug != InjectedBug.SCF_NO_WAIT) {
             return BLOCK;
         }
         returned = true;

@@ -4,6 +4,7 @@ import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TlbFlushReason;
+import dev.pvtlb.pvops.InjectedBug;
 
 /** switch_mm_irqs_off(), choose_new_asid() and enter_lazy_tlb() of arch/x86/mm/tlb.c. */
 public final class SwitchMm {
@@ -78,7 +79,7 @@ public final class SwitchMm {
             prev.cpumask().clear(cpu.id);
         }
         if (!next.isInitMm() && g.mmCpumaskTracked() && !next.cpumask().test(cpu.id)
-                && g.knobs().bug != dev.pvtlb.pvops.InjectedBug.SWITCH_MM_NO_CPUMASK) {
+                && g.knobs().bug != InjectedBug.SWITCH_MM_NO_CPUMASK) {
             cost += cpu.writeLine(next.cpumaskLine(), now + cost);
             next.cpumask().set(cpu.id);
         }

@@ -6,6 +6,7 @@ import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TlbFlushReason;
+import dev.pvtlb.pvops.InjectedBug;
 
 /** The per-CPU flush decisions of arch/x86/mm/tlb.c. */
 public final class TlbFlush {
@@ -66,7 +67,7 @@ public final class TlbFlush {
         long nr;
         if (!f.isFullFlush() && f.newTlbGen == localGen + 1 && f.newTlbGen == mmGen) {
             nr = f.pages();
-            if (g.knobs().bug != dev.pvtlb.pvops.InjectedBug.RANGE_FLUSH_NO_INVLPG) {
+            if (g.knobs().bug != InjectedBug.RANGE_FLUSH_NO_INVLPG) {
                 for (long addr = f.start; addr < f.end; addr += 1L << f.strideShift) {
                     cpu.invlpg(addr);
                 }
