@@ -1,8 +1,10 @@
 package dev.pvtlb.explore;
 
+import dev.pvtlb.Guest;
 import dev.pvtlb.hazard.Hazard;
 import dev.pvtlb.run.Scenario;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The schedule explorer: runs a scenario under schedule after schedule chosen by a strategy,
@@ -49,8 +51,16 @@ public final class Explorer {
 
     /** Replays {@code choices} strictly, with the step log on. */
     public ScheduleRun replay(List<Choice> choices) {
+        return replay(choices, null);
+    }
+
+    /**
+     * Replays {@code choices} strictly, with the step log on; {@code watch} (null: none) is handed
+     * the booted guest before the workload starts (to record a timeline of the schedule, say).
+     */
+    public ScheduleRun replay(List<Choice> choices, Consumer<Guest> watch) {
         try (ScheduleRunner runner = new ScheduleRunner(scenario)) {
-            return runner.run(new ReplaySource(choices, true), TRACE_LINES);
+            return runner.run(new ReplaySource(choices, true), TRACE_LINES, watch);
         }
     }
 
