@@ -30,8 +30,11 @@ public final class PvtlbExtension implements ParameterResolver {
     @Override
     public Object resolveParameter(ParameterContext p, ExtensionContext c) {
         PvtlbGuest a = p.findAnnotation(PvtlbGuest.class).orElseThrow();
-        GuestConfig.Builder b = GuestConfig.builder().cpus(a.cpus()).memoryMiB(a.memoryMiB()).seed(a.seed()).backend(a.backend())
+        GuestConfig.Builder b = GuestConfig.builder().cpus(a.cpus()).seed(a.seed()).backend(a.backend())
                 .tracePvOps(a.tracePvOps()).speculativeWalks(a.speculation());
+        if (a.memoryMiB() != 0) {
+            b.memoryMiB(a.memoryMiB());
+        }
         if (a.pcpus() != 0 || a.vms() != 1) {
             b.pcpus(a.pcpus()).vms(a.vms());
         }

@@ -21,8 +21,8 @@ public @interface PvtlbGuest {
     /** A registered backend (see {@code pvtlb backends}). */
     String backend() default "native";
 
-    /** Guest memory in MiB. */
-    int memoryMiB() default 16;
+    /** Guest memory in MiB; 0: the builder's default, {@code GuestConfig.DEFAULT_MEMORY} (256 MiB), a scenario's machine. */
+    int memoryMiB() default 0;
 
     long seed() default 1;
 

@@ -42,6 +42,7 @@ public final class Scenario {
     private Integer vms;
     /** Speculative page walks by lazy idle CPUs; null: the workload's choice (off unless it needs them). */
     private Boolean speculation;
+    private boolean tracePvOps;
     /**
      * Batches may run this far past the next event (see Engine). 1 us bounds the extra delay
      * of an IPI's handling by a busy CPU to well under one IPI latency; 0 is exact.
@@ -71,6 +72,7 @@ public final class Scenario {
         c.pcpus = pcpus;
         c.vms = vms;
         c.speculation = speculation;
+        c.tracePvOps = tracePvOps;
         c.quantumNs = quantumNs;
         c.defaultQuantumNs = defaultQuantumNs;
         c.settings.addAll(settings);
@@ -113,6 +115,15 @@ public final class Scenario {
             g.close();
             throw e;
         }
+    }
+
+    /**
+     * Whether every pv_ops call is also a tracepoint event ({@code pv_ops}) on the guests this
+     * scenario boots, as {@code GuestConfig.Builder.tracePvOps} does for a guest built by hand.
+     */
+    public Scenario tracePvOps(boolean on) {
+        this.tracePvOps = on;
+        return this;
     }
 
     public Scenario seed(long s) {
@@ -280,6 +291,7 @@ public final class Scenario {
         if (speculation != null) {
             b.speculativeWalks(speculation);
         }
+        b.tracePvOps(tracePvOps);
         knobs.forEach(b::knob);
         b.seed(seed + rep);
         b.quantumNs(quantumNs != null ? quantumNs : defaultQuantumNs);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.Guest;
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.run.Scenario;
 import dev.pvtlb.stats.Counter;
 import org.junit.jupiter.api.Test;
@@ -28,5 +29,15 @@ class PvtlbExtensionTest {
         assertEquals(0, g.liveTasks());
         assertTrue(g.vmstat().get(Counter.NR_TLB_REMOTE_FLUSH) > 0, "native IPIs reach CPU 1");
         assertEquals(0, g.hazards().count());
+    }
+
+    @Test
+    void theDefaultsAreTheBuildersAndAScenariosMachine(@PvtlbGuest Guest g) {
+        GuestConfig built = GuestConfig.builder().build();
+        assertEquals(256L << 20, g.config().memoryBytes());
+        assertEquals(built.memoryBytes(), g.config().memoryBytes());
+        assertEquals(Scenario.of("munmap-storm").guestConfig(0).memoryBytes(), g.config().memoryBytes());
+        assertEquals(built.topology(), g.config().topology());
+        assertEquals(4, g.cpus().size());
     }
 }
