@@ -42,7 +42,7 @@ final class ReplayCommand implements Callable<Integer> {
         Scenario s = ScenarioArgs.build(t.scenario(), t.backend(), t.settings(), t.seed(), null);
         ScheduleRun r = new Explorer(s).replay(t.choices(), timeline::watch);
         PrintWriter out = spec.commandLine().getOut();
-        if (!r.found() || r.hazard().kind() != t.kind() || r.hazard().cpu() != t.cpu() || r.hazard().timeNs() != t.timeNs()) {
+        if (!t.reproducedBy(r)) {
             throw new ModelException("replay did not reproduce the recorded " + t.kind() + " on cpu" + t.cpu() + " at "
                     + t.timeNs() + " ns (got: " + (r.found() ? r.hazard() : "no hazard") + ")");
         }

@@ -42,11 +42,24 @@ public final class Explorer {
                 ScheduleRun readable = runner.run(new ReplaySource(small.choices(), true), TRACE_LINES);
                 Hazard h = readable.found() ? readable.hazard() : small.hazard();
                 return new ExploreResult(strategy.name(), n, seconds, false, h, n, small.choices(), readable.steps(),
-                        readable.stepLog());
+                        readable.stepLog(), explored());
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        return new ExploreResult(strategy.name(), n, seconds, strategy.exhausted(), null, 0, List.of(), 0, List.of());
+        return new ExploreResult(strategy.name(), n, seconds, strategy.exhausted(), null, 0, List.of(), 0, List.of(), explored());
+    }
+
+    private ExploreResult.Explored explored() {
+        return new ExploreResult.Explored(scenario.name(), scenario.backend(), scenario.seed(), scenario.settings());
+    }
+
+    /**
+     * Replays the schedule of trace file {@code t} in its scenario ({@link TraceFile#toScenario}),
+     * strictly and with the step log on; {@link TraceFile#reproducedBy} says whether it hit the
+     * recorded hazard again.
+     */
+    public static ScheduleRun replay(TraceFile t) {
+        return new Explorer(t.toScenario()).replay(t.choices());
     }
 
     /** Replays {@code choices} strictly, with the step log on. */
