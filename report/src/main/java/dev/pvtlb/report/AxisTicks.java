@@ -40,4 +40,10 @@ public record AxisTicks(double min, double max, double step) {
         }
         return v;
     }
+
+    /** A tick's label: as many decimals as the step has (0.0, 0.5, 1.0; 0, 2000, 4000), the same on every tick. */
+    public String label(double v) {
+        int decimals = Math.max(0, (int) -Math.floor(Math.log10(step) + 1e-9));
+        return BigDecimal.valueOf(v).setScale(decimals, java.math.RoundingMode.HALF_UP).toPlainString();
+    }
 }

@@ -123,7 +123,7 @@ public final class SvgChart {
             double y = py(v, ticks.min(), ticks.max());
             b.append(String.format(Locale.ROOT, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/>%n", L, W - R, y, y));
             b.append(String.format(Locale.ROOT, "<text class='tick' x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", L - 4, y + 4,
-                    Html.escape(Figures.num(v))));
+                    Html.escape(ticks.label(v))));
         }
         b.append(String.format("<text x='%d' y='%d' text-anchor='middle' font-size='12'>%s</text>%n", (L + W - R) / 2, H - 12,
                 Html.escape(xLabel)));

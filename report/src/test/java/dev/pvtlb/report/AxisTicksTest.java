@@ -16,6 +16,14 @@ class AxisTicksTest {
     }
 
     @Test
+    void labelsHaveTheStepsDecimalsOnEveryTick() {
+        AxisTicks t = AxisTicks.nice(0, 0.37, 4);
+        assertEquals(java.util.List.of("0.0", "0.1", "0.2", "0.3", "0.4"),
+                java.util.Arrays.stream(t.values()).mapToObj(t::label).toList());
+        assertEquals("12000", AxisTicks.nice(0, 40000, 4).label(12000));
+    }
+
+    @Test
     void anEmptyRangeStillHasAnAxis() {
         assertArrayEquals(new double[] {3, 3.2, 3.4, 3.6, 3.8, 4}, AxisTicks.nice(3, 3, 4).values());
     }

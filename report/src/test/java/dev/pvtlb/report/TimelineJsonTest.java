@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class TimelineJsonTest {
     /** Two CPUs, one shootdown from cpu0 to cpu1, and a hazard on cpu1, booked as the model books them. */
-    private static Timeline oneShootdown() {
+    static Timeline oneShootdown() {
         Timeline t = new Timeline(2);
         t.interval(0, TimeCategory.USER, 0, 1000);
         t.interval(0, TimeCategory.KERNEL, 1000, 1500);
