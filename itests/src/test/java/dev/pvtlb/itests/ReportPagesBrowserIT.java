@@ -65,6 +65,7 @@ class ReportPagesBrowserIT {
         List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
                 .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
         assertEquals(List.of(), errors, page + ": console errors");
+        assertEquals(List.of(), all("pre"), page + ": numbers and steps are tables and lists, not preformatted text");
         Path shot = browser.getScreenshotAs(OutputType.FILE).toPath();
         Files.copy(shot, shots().resolve(page.getFileName().toString().replace(".html", ".png")), StandardCopyOption.REPLACE_EXISTING);
     }
@@ -115,5 +116,6 @@ class ReportPagesBrowserIT {
         assertTrue(all("table.numbers").size() >= 1);
         open(pvtlb("validate.html", "validate", "--only", "arm64-noise"));
         assertTrue(all("svg").size() >= 1, "published vs emulated");
+        assertTrue(all("ul.runs li code").size() >= 1, "the runs behind it");
     }
 }
