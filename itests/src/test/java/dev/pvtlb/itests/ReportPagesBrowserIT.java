@@ -48,15 +48,19 @@ class ReportPagesBrowserIT {
         }
     }
 
+    /** Runs {@code pvtlb ARGS --quiet --html PAGE} in this JVM and returns the page written. */
     private static Path pvtlb(String page, String... args) {
+        Path file = pages.resolve(page);
+        run(java.util.stream.Stream.concat(java.util.Arrays.stream(args), java.util.stream.Stream.of("--quiet", "--html",
+                file.toString())).toArray(String[]::new));
+        return file;
+    }
+
+    private static void run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        Path file = pages.resolve(page);
-        String[] full = java.util.stream.Stream.concat(java.util.Arrays.stream(args), java.util.stream.Stream.of("--quiet", "--html",
-                file.toString())).toArray(String[]::new);
-        int code = Main.execute(full, new PrintWriter(out, true), new PrintWriter(err, true));
+        int code = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
         assertEquals(0, code, String.join(" ", args) + ": " + out + err);
-        return file;
     }
 
     /** Opens {@code page}, checks the console has no error, saves a screenshot named after it. */
@@ -117,5 +121,25 @@ class ReportPagesBrowserIT {
         open(pvtlb("validate.html", "validate", "--only", "arm64-noise"));
         assertTrue(all("svg").size() >= 1, "published vs emulated");
         assertTrue(all("ul.runs li code").size() >= 1, "the runs behind it");
+    }
+
+    @Test
+    void aSweepsSummaryHasALineChartAndItsTable() throws IOException {
+        Path study = pages.resolve("small-grid.yaml");
+        Files.writeString(study, """
+                scenario: munmap-storm
+                set: {ops: 3, vcpus: 4, accesses: 200, memory: 16}
+                vary:
+                  threads: [2, 4]
+                seeds: [1, 2]
+                metrics: [munmap_ns]
+                """);
+        Path out = pages.resolve("sweep");
+        run("sweep", study.toString(), "--out", out.toString(), "--parallel", "1");
+        Path summary = pages.resolve("sweep.html");
+        Files.copy(out.resolve("summary.html"), summary, StandardCopyOption.REPLACE_EXISTING);
+        open(summary);
+        assertEquals(1, all("svg polyline").size(), "munmap_ns over threads, one line for the one variant");
+        assertEquals(3, all("table.numbers tr").size(), "a head and a row per grid point");
     }
 }
