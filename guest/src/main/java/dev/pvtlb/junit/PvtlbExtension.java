@@ -2,6 +2,7 @@ package dev.pvtlb.junit;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.config.GuestConfig;
+import dev.pvtlb.smp.Topology;
 import dev.pvtlb.profile.Profile;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -34,6 +35,9 @@ public final class PvtlbExtension implements ParameterResolver {
                 .tracePvOps(a.tracePvOps()).speculativeWalks(a.speculation());
         if (a.memoryMiB() != 0) {
             b.memoryMiB(a.memoryMiB());
+        }
+        if (!a.topology().isEmpty()) {
+            b.topology(Topology.parse(a.topology()));
         }
         if (a.pcpus() != 0 || a.vms() != 1) {
             b.pcpus(a.pcpus()).vms(a.vms());

@@ -18,6 +18,9 @@ public @interface PvtlbGuest {
     /** vCPUs (a flat topology). */
     int cpus() default 4;
 
+    /** SOCKETSxCORESxTHREADS (e.g. {@code 1x4x2}), as a scenario's {@code topology}; when set, it replaces {@link #cpus}. */
+    String topology() default "";
+
     /** A registered backend (see {@code pvtlb backends}). */
     String backend() default "native";
 

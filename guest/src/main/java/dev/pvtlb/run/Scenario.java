@@ -163,7 +163,7 @@ public final class Scenario {
             case "vcpus" -> vcpus = (int) parseLong(key, v, 1, Topology.MAX_CPUS);
             case "memory" -> memoryBytes = parseLong(key, v, PhysMem.MIN_BYTES >> 20, PhysMem.MAX_BYTES >> 20) << 20;
             case "profile" -> profile = v;
-            case "topology" -> topology = parseTopology(v);
+            case "topology" -> topology = Topology.parse(v);
             case "smt.sharedTlb" -> {
                 if (!v.equals("true") && !v.equals("false")) {
                     throw new ModelException("smt.sharedTlb must be true or false, got '" + v + "'");
@@ -218,16 +218,6 @@ public final class Scenario {
             throw new ModelException("profile." + key + " must be between 0 and 1e12, got " + v);
         }
         profileFigures.put(key, d);
-    }
-
-    /** SOCKETSxCORESxTHREADS, e.g. 2x28x2. */
-    private static Topology parseTopology(String v) {
-        String[] p = v.split("x", -1);
-        if (p.length != 3) {
-            throw new ModelException("topology must be SOCKETSxCORESxTHREADS (e.g. 1x4x2), got '" + v + "'");
-        }
-        return new Topology((int) parseLong("sockets", p[0], 1, Topology.MAX_CPUS),
-                (int) parseLong("cores", p[1], 1, Topology.MAX_CPUS), (int) parseLong("threads", p[2], 1, 8));
     }
 
     private static long parseLong(String key, String v, long min, long max) {
