@@ -4,7 +4,6 @@ import dev.pvtlb.model.ModelException;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.explore.Strategy;
-import dev.pvtlb.explore.TraceFile;
 import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.Scenario;
 import java.io.IOException;
@@ -109,9 +108,7 @@ final class ExploreCommand implements Callable<Integer> {
         out.println("trace (last steps before the violation):");
         r.trace().forEach(l -> out.println("  " + l));
         if (trace != null) {
-            TraceFile f = new TraceFile(scenario, backend, seed, s.settings(), r.hazard().kind(), r.hazard().cpu(),
-                    r.hazard().timeNs(), r.shrunk());
-            ReportFile.write(trace, "--trace", f.write(r.trace()));
+            ReportFile.write(trace, "--trace", r.toTraceFile().write(r.trace()));
             out.println();
             out.println("trace written to " + trace + " (pvtlb replay " + trace + ")");
         }
