@@ -64,9 +64,9 @@ public final class HostFlush implements VcpuEntryHook {
                 remote++;
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
                 guest.vmstat().inc(Counter.VMEXITS);
-                target.injectHostWork(c.vmexitNs + flushCost, TimeCategory.STOLEN, "host_tlb_flush");
                 long now = guest.engine().now();
                 guest.cpuTime().flow("flush hypercall", cpu.id, now, t, now);
+                target.injectHostWork(c.vmexitNs + flushCost, TimeCategory.STOLEN, "host_tlb_flush");
             } else if (!pending[t]) {
                 pending[t] = true;
                 guest.vmstat().inc(Counter.DEFERRED_FLUSHES);
