@@ -105,6 +105,19 @@ public final class Guest implements AutoCloseable {
         return kernel.pvOps();
     }
 
+    /**
+     * The object the backend attached as its pv_ops (its {@code @PvOp} methods' owner, with
+     * whatever state it keeps), as {@code type}; refused with the class it is when it is not one.
+     */
+    public <T> T backend(Class<T> type) {
+        Object ops = kernel.backendOps();
+        if (!type.isInstance(ops)) {
+            throw new IllegalArgumentException("backend " + kernel.pvOps().name() + " attached a " + ops.getClass().getName()
+                    + ", not a " + type.getName());
+        }
+        return type.cast(ops);
+    }
+
     public VmStat vmstat() {
         return kernel.vmstat();
     }

@@ -46,17 +46,14 @@ final class Comparison {
         return reports[0][0];
     }
 
-    void print(PrintWriter out) {
+    /** One table of the comparison: its caption (null: none), the head of its first column, the variants' heads, its rows. */
+    record Table(String caption, String first, List<String> heads, List<String[]> lines) { }
+
+    /** The tables print and the HTML page show: metrics and counters per variant, or one table per metric over the swept values. */
+    List<Table> tables() {
         RunReport f = first();
-        out.printf("compare %s  backend %s  seed %d  reps %d  profile %s%n", scenario, f.backend(), f.seed(), f.reps(), f.profile());
-        for (int v = 0; v < variants.size(); v++) {
-            out.printf("  %s = %s%n", (char) ('A' + Math.min(v, 25)) + (v >= 26 ? String.valueOf(v) : ""), variants.get(v));
-        }
-        out.println();
-        List<String> heads = new ArrayList<>();
-        for (int v = 0; v < variants.size(); v++) {
-            heads.add(variants.get(v));
-        }
+        List<String> heads = List.copyOf(variants);
+        List<Table> tables = new ArrayList<>();
         if (swept == null) {
             List<String[]> lines = new ArrayList<>();
             for (String m : metrics()) {
@@ -67,25 +64,56 @@ final class Comparison {
                     lines.add(cells(c + " (per rep)", 0, null, c));
                 }
             }
-            table(out, "metric", heads, lines);
+            tables.add(new Table(null, "metric", heads, lines));
         } else {
             for (String m : metrics()) {
-                out.printf("%s (%s)%n", m, f.metrics().get(m).unit());
                 List<String[]> lines = new ArrayList<>();
                 for (int r = 0; r < rows.size(); r++) {
                     lines.add(cells(rows.get(r), r, m, null));
                 }
-                table(out, swept, heads, lines);
-                out.println();
+                tables.add(new Table(m + " (" + f.metrics().get(m).unit() + ")", swept, heads, lines));
             }
         }
+        return tables;
+    }
+
+    /** The variants by letter, as the text tables' legend shows them. */
+    private String letter(int v) {
+        return (char) ('A' + Math.min(v, 25)) + (v >= 26 ? String.valueOf(v) : "");
+    }
+
+    private long hazards() {
         long hazards = 0;
         for (RunReport[] row : reports) {
             for (RunReport r : row) {
                 hazards += r.hazards().size();
             }
         }
-        out.println(hazards == 0 ? "hazards: none" : "hazards: " + hazards + " (see the JSON report)");
+        return hazards;
+    }
+
+    private String hazardLine() {
+        long n = hazards();
+        return n == 0 ? "hazards: none" : "hazards: " + n + " (see the JSON report)";
+    }
+
+    void print(PrintWriter out) {
+        RunReport f = first();
+        out.printf("compare %s  backend %s  seed %d  reps %d  profile %s%n", scenario, f.backend(), f.seed(), f.reps(), f.profile());
+        for (int v = 0; v < variants.size(); v++) {
+            out.printf("  %s = %s%n", letter(v), variants.get(v));
+        }
+        out.println();
+        for (Table t : tables()) {
+            if (t.caption() != null) {
+                out.println(t.caption());
+            }
+            table(out, t.first(), t.heads(), t.lines());
+            if (swept != null) {
+                out.println();
+            }
+        }
+        out.println(hazardLine());
     }
 
     /** One table row: a label, then per variant "mean (stdev)" plus the change against variant A (or row 1 with one variant). */
@@ -195,13 +223,16 @@ final class Comparison {
     }
 
     String toHtml(String title) {
-        StringBuilder b = new StringBuilder();
-        b.append("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>").append(Html.escape(title))
-                .append("</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
-                        + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-                        + "th:first-child,td:first-child{text-align:left}svg{margin:0.5em 1em 0.5em 0}</style></head><body>\n");
-        b.append(body(title));
-        return b.append("</body></html>\n").toString();
+        return head(title) + body(title) + "</body></html>\n";
+    }
+
+    /** The start of a self-contained report page (run, compare, demo, validate), up to its body: one style for all. */
+    static String head(String title) {
+        return "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>" + Html.escape(title)
+                + "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
+                + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+                + "th:first-child,td:first-child{text-align:left}svg{margin:0.5em 1em 0.5em 0}"
+                + ".pass{color:#2ca02c;font-weight:bold}.fail{color:#d62728;font-weight:bold}</style></head><body>\n";
     }
 
     /** The page's content: heading, charts, then the numbers as tables (also used inside the demo page). */
@@ -211,8 +242,13 @@ final class Comparison {
         b.append("<h1>").append(Html.escape(title)).append("</h1>\n<p>scenario <b>").append(Html.escape(scenario))
                 .append("</b>, profile ").append(Html.escape(f.profile())).append(", seed ").append(f.seed()).append(", reps ")
                 .append(f.reps()).append(swept == null ? "" : ", swept: " + Html.escape(swept)).append("</p>\n");
+        List<String> same = new ArrayList<>();
         for (String m : metrics()) {
             String unit = f.metrics().get(m).unit();
+            if (variants.size() > 1 && sameInEveryVariant(m)) {
+                same.add(m);
+                continue;
+            }
             if (swept != null && numeric(rows)) {
                 double[] x = rows.stream().mapToDouble(Double::parseDouble).toArray();
                 List<SvgChart.Series> series = new ArrayList<>();
@@ -239,6 +275,11 @@ final class Comparison {
                 }
             }
         }
+        if (!same.isEmpty()) {
+            b.append("<p class='same'>Not charted, the same in every variant: ").append(Html.escape(String.join(", ", same)))
+                    .append(".</p>\n");
+        }
+        htmlTables(b);
         for (int r = 0; r < rows.size(); r++) {
             b.append("<h2>Cost breakdown").append(swept == null ? "" : " at " + Html.escape(swept + "=" + rows.get(r)))
                     .append("</h2>\n<p>Mean virtual time of each part of a remote flush, in ns per the event named.</p>\n")
@@ -262,10 +303,49 @@ final class Comparison {
             }
             b.append("</table>\n");
         }
-        java.io.StringWriter sw = new java.io.StringWriter();
-        print(new PrintWriter(sw));
-        b.append("<pre>").append(Html.escape(sw.toString())).append("</pre>\n");
         return b.toString();
+    }
+
+    /** Whether metric {@code m} has one mean in every variant of each row (a chart of it would show nothing). */
+    private boolean sameInEveryVariant(String m) {
+        for (RunReport[] row : reports) {
+            for (RunReport r : row) {
+                if (r.metrics().get(m).mean() != row[0].metrics().get(m).mean()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** The text tables as HTML tables: the variants' legend, each table, the hazards line. */
+    private void htmlTables(StringBuilder b) {
+        b.append("<h2>Numbers</h2>\n<p>Mean (stdev) per variant; the change against variant A in percent.</p>\n<ul class='variants'>");
+        for (int v = 0; v < variants.size(); v++) {
+            b.append("<li><b>").append(letter(v)).append("</b> = ").append(Html.escape(variants.get(v).isEmpty()
+                    ? first().backend() : variants.get(v))).append("</li>");
+        }
+        b.append("</ul>\n");
+        for (Table t : tables()) {
+            b.append("<table class='numbers'>");
+            if (t.caption() != null) {
+                b.append("<caption>").append(Html.escape(t.caption())).append("</caption>");
+            }
+            b.append("<tr><th>").append(Html.escape(t.first())).append("</th>");
+            for (int v = 0; v < t.heads().size(); v++) {
+                b.append("<th>").append(letter(v)).append("</th>");
+            }
+            b.append("</tr>\n");
+            for (String[] l : t.lines()) {
+                b.append("<tr>");
+                for (String c : l) {
+                    b.append("<td>").append(Html.escape(c)).append("</td>");
+                }
+                b.append("</tr>\n");
+            }
+            b.append("</table>\n");
+        }
+        b.append("<p>").append(Html.escape(hazardLine())).append("</p>\n");
     }
 
     private static boolean numeric(List<String> xs) {

@@ -4,6 +4,8 @@ import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.report.Html;
+import dev.pvtlb.report.SwimLanes;
+import dev.pvtlb.report.Timeline;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.Scenario;
@@ -70,7 +72,8 @@ final class DemoCommand implements Callable<Integer> {
         c.print(out);
         out.printf("%n2. schedule exploration of %s on %s with %s%n", hazard, hazardBackend, String.join(" ", hazardSets));
         Scenario h = ScenarioArgs.build(hazard, hazardBackend, hazardSets, seed, 1);
-        ExploreResult r = new Explorer(h).explore(Explorer.strategy(strategy, seed, 3, 2), 5000, 20.0);
+        Explorer explorer = new Explorer(h);
+        ExploreResult r = explorer.explore(Explorer.strategy(strategy, seed, 3, 2), 5000, 20.0);
         StringBuilder ex = new StringBuilder();
         if (r.safe()) {
             ex.append(String.format("no hazard in %d schedules (%s strategy)%n", r.schedules(), r.strategy()));
@@ -83,15 +86,37 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.print(ex);
         StringBuilder page = new StringBuilder();
-        page.append("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>pvtlb demo</title>\n<style>"
-                + "body{font-family:sans-serif;margin:2em;max-width:1100px}pre{background:#f6f6f6;padding:1em;overflow-x:auto}"
-                + "svg{margin:0.5em 1em 0.5em 0}</style></head><body>\n");
+        page.append(Comparison.head("pvtlb demo"));
         page.append(c.body("pvtlb demo: every backend on " + WORKLOAD));
         page.append("<h2>Schedule exploration: ").append(Html.escape(hazard)).append(" on ").append(Html.escape(hazardBackend))
-                .append(" with ").append(Html.escape(String.join(" ", hazardSets))).append("</h2>\n<pre>")
-                .append(Html.escape(ex.toString())).append("</pre>\n</body></html>\n");
+                .append(" with ").append(Html.escape(String.join(" ", hazardSets))).append("</h2>\n");
+        page.append(schedule(explorer, r));
+        page.append("</body></html>\n");
         ReportFile.write(html, "--html", page.toString());
         out.printf("%nwrote %s%n", html);
         return 0;
+    }
+
+    /**
+     * The explorer's verdict for the page: with a hazard, the shrunk schedule replayed as swim
+     * lanes up to the violating access (marked), then the steps before it as a list.
+     */
+    private static String schedule(Explorer explorer, ExploreResult r) {
+        StringBuilder b = new StringBuilder();
+        if (r.safe()) {
+            return b.append("<p>No hazard in ").append(r.schedules()).append(" schedules (").append(Html.escape(r.strategy()))
+                    .append(" strategy).</p>\n").toString();
+        }
+        b.append("<p>Hazard found at schedule ").append(r.foundAt()).append(" of the ").append(Html.escape(r.strategy()))
+                .append(" strategy, shrunk to ").append(r.shrunk().size()).append(" choices and ").append(r.shrunkSteps())
+                .append(" steps:</p>\n<p class='hazard'><b>").append(Html.escape(r.hazard().toString())).append("</b></p>\n");
+        Timeline[] recorded = {null};
+        explorer.replay(r.shrunk(), g -> recorded[0] = Timeline.of(g));
+        b.append(SwimLanes.beforeHazard(recorded[0], "the shrunk schedule, up to the violating access (red)"));
+        b.append("<details><summary>the steps before it</summary>\n<ol class='steps'>\n");
+        for (String line : r.trace()) {
+            b.append("<li><code>").append(Html.escape(line.strip())).append("</code></li>\n");
+        }
+        return b.append("</ol></details>\n").toString();
     }
 }

@@ -4,7 +4,6 @@ import dev.pvtlb.model.ModelException;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.explore.Strategy;
-import dev.pvtlb.explore.TraceFile;
 import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.Scenario;
 import java.io.IOException;
@@ -14,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -58,9 +58,13 @@ final class ExploreCommand implements Callable<Integer> {
     @Option(names = "--trace", paramLabel = "FILE", description = "write a found hazard's trace here (for pvtlb replay)")
     Path trace;
 
+    @Mixin
+    TimelineOption timeline;
+
     @Override
     public Integer call() throws IOException {
         ReportFile.check(trace, "--trace");
+        timeline.check();
         if (budget < 1 || !(seconds > 0) || Double.isInfinite(seconds)) {
             throw new ModelException("--budget must be >= 1 and --seconds a number > 0");
         }
@@ -82,7 +86,8 @@ final class ExploreCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ModelException(e.getMessage());
         }
-        ExploreResult r = new Explorer(s).explore(st, budget, seconds);
+        Explorer explorer = new Explorer(s);
+        ExploreResult r = explorer.explore(st, budget, seconds);
         PrintWriter out = spec.commandLine().getOut();
         out.printf("scenario %s  backend %s  knobs %s  strategy %s  seed %d%n", scenario, backend,
                 String.join(" ", sets), r.strategy(), seed);
@@ -90,6 +95,9 @@ final class ExploreCommand implements Callable<Integer> {
                 r.exhausted() ? ", every schedule within the bound" : "");
         if (r.safe()) {
             out.println("verdict: SAFE (no hazard in " + r.schedules() + " schedules)");
+            if (timeline.wanted()) {
+                out.println("no hazard, so no schedule to draw: --timeline not written");
+            }
             return 0;
         }
         out.println("verdict: HAZARD " + r.hazard().kind() + " found in schedule " + r.foundAt()
@@ -100,11 +108,16 @@ final class ExploreCommand implements Callable<Integer> {
         out.println("trace (last steps before the violation):");
         r.trace().forEach(l -> out.println("  " + l));
         if (trace != null) {
-            TraceFile f = new TraceFile(scenario, backend, seed, s.settings(), r.hazard().kind(), r.hazard().cpu(),
-                    r.hazard().timeNs(), r.shrunk());
-            ReportFile.write(trace, "--trace", f.write(r.trace()));
+            ReportFile.write(trace, "--trace", r.toTraceFile().write(r.trace()));
             out.println();
             out.println("trace written to " + trace + " (pvtlb replay " + trace + ")");
+        }
+        if (timeline.wanted()) {
+            // The shrunk schedule once more, recorded: the timeline shows what the trace tells.
+            explorer.replay(r.shrunk(), timeline::watch);
+            timeline.write("explore", s, "the shrunk schedule of the hazard");
+            out.println();
+            out.println("timeline written to " + timeline.file + " (open it in ui.perfetto.dev or chrome://tracing)");
         }
         return 1;
     }

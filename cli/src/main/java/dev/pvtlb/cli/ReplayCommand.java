@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -31,13 +32,17 @@ final class ReplayCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "a trace file")
     Path file;
 
+    @Mixin
+    TimelineOption timeline;
+
     @Override
     public Integer call() throws IOException {
+        timeline.check();
         TraceFile t = TraceFile.parse(InputFile.read(file, "trace file", MAX_BYTES));
         Scenario s = ScenarioArgs.build(t.scenario(), t.backend(), t.settings(), t.seed(), null);
-        ScheduleRun r = new Explorer(s).replay(t.choices());
+        ScheduleRun r = new Explorer(s).replay(t.choices(), timeline::watch);
         PrintWriter out = spec.commandLine().getOut();
-        if (!r.found() || r.hazard().kind() != t.kind() || r.hazard().cpu() != t.cpu() || r.hazard().timeNs() != t.timeNs()) {
+        if (!t.reproducedBy(r)) {
             throw new ModelException("replay did not reproduce the recorded " + t.kind() + " on cpu" + t.cpu() + " at "
                     + t.timeNs() + " ns (got: " + (r.found() ? r.hazard() : "no hazard") + ")");
         }
@@ -45,6 +50,10 @@ final class ReplayCommand implements Callable<Integer> {
         out.println();
         out.println("trace (last steps before the violation):");
         r.stepLog().forEach(l -> out.println("  " + l));
+        if (timeline.write("replay", s, "the replayed schedule of the hazard")) {
+            out.println();
+            out.println("timeline written to " + timeline.file + " (open it in ui.perfetto.dev or chrome://tracing)");
+        }
         return 1;
     }
 }

@@ -45,11 +45,15 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress bar on stderr")
     boolean quiet;
 
+    @Mixin
+    TimelineOption timeline;
+
     @Override
     public Integer call() throws IOException {
         ReportFile.check(json, "--json");
         ReportFile.check(csv, "--csv");
         ReportFile.check(html, "--html");
+        timeline.check();
         Scenario s = ScenarioArgs.build(selection.scenario, selection.backend, selection.sets, seed, reps);
         // The header is known before the run: print it at once, so a long run shows what it is.
         PrintWriter out = spec.commandLine().getOut();
@@ -57,7 +61,11 @@ final class RunCommand implements Callable<Integer> {
         out.flush();
         ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), quiet);
         RunReport r = Runner.run(s, (rep, n, steps, ns) -> bar.update(rep, n, "rep " + (rep + 1) + "/" + n + ", "
-                + steps / 1000 + "k steps, " + Figures.num(ns / 1e6) + " ms simulated"));
+                + steps / 1000 + "k steps, " + Figures.num(ns / 1e6) + " ms simulated"), (rep, g) -> {
+                    if (rep == 0) {
+                        timeline.watch(g);
+                    }
+                });
         bar.done();
         printBody(r, out);
         if (json != null) {
@@ -67,6 +75,7 @@ final class RunCommand implements Callable<Integer> {
             Comparison c = new Comparison(r.scenario(), null, List.of(""), List.of(r.backend()), new RunReport[][] {{r}});
             CompareCommand.write(c, null, csv, html, "pvtlb run " + selection.scenario);
         }
+        timeline.write("run", s, "repetition 0");
         return r.hazards().isEmpty() ? 0 : 1;
     }
 

@@ -133,11 +133,7 @@ record ValidationReport(List<ValidationResult> results) {
     /** A self-contained page: per experiment its source, the figures' table and a chart of published vs emulated. */
     String toHtml() {
         StringBuilder b = new StringBuilder();
-        b.append("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>pvtlb validate</title>\n")
-                .append("<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
-                        + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-                        + "th:first-child,td:first-child{text-align:left}svg{margin:0.5em 1em 0.5em 0}"
-                        + ".pass{color:#2ca02c;font-weight:bold}.fail{color:#d62728;font-weight:bold}</style></head><body>\n")
+        b.append(Comparison.head("pvtlb validate"))
                 .append("<h1>pvtlb validate</h1>\n<p>The experiments of validation.md, each run with --reps ")
                 .append(ValidationRun.REPS).append(" --seed ").append(ValidationRun.SEED)
                 .append(". Not run yet: ").append(Html.escape(String.join(", ", ValidationExperiments.NOT_RUN_YET))).append(".</p>\n");
@@ -169,11 +165,11 @@ record ValidationReport(List<ValidationResult> results) {
                         new SvgChart.Series("published", c.published(), new double[c.x().length]),
                         new SvgChart.Series("emulated", finite(r.curve()), new double[c.x().length]))));
             }
-            b.append("<p>Runs:</p>\n<pre>");
+            b.append("<p>Runs:</p>\n<ul class='runs'>\n");
             for (ValidationRun run : x.runs()) {
-                b.append(Html.escape(run.commandLine())).append('\n');
+                b.append("<li><code>").append(Html.escape(run.commandLine())).append("</code></li>\n");
             }
-            b.append("</pre>\n");
+            b.append("</ul>\n");
         }
         return b.append("</body></html>\n").toString();
     }

@@ -23,6 +23,12 @@ class CompareCommandTest {
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("munmap_ns (ns)")), r.out());
         String page = Files.readString(html);
         assertTrue(page.contains("<svg") && page.contains("<rect") && !page.contains("<script"), page);
+        // access_ns is the same with and without the dedup: listed, not drawn; munmap_ns differs: one chart.
+        assertTrue(page.contains("<p class='same'>Not charted, the same in every variant: access_ns.</p>"), page);
+        assertEquals(1, page.split("<svg", -1).length - 1, page);
+        // The numbers are an HTML table, not a preformatted dump.
+        assertTrue(page.contains("<tr><td>nr_tlb_remote_flush_received (per rep)</td><td>168</td><td>84 -50.0%</td></tr>"), page);
+        assertTrue(!page.contains("<pre"), page);
         assertTrue(Files.readString(csv).startsWith("variant,metric,mean,stdev,unit,change_pct\n"));
     }
 

@@ -43,6 +43,9 @@ class SweepCommandTest {
         for (String f : new String[] {"runs.csv", "runs.jsonl", "summary.html"}) {
             assertEquals(Files.readString(dir.resolve("one").resolve(f)), Files.readString(dir.resolve("two").resolve(f)), f);
         }
+        String page = Files.readString(dir.resolve("one/summary.html"));
+        assertTrue(page.contains("<table class='numbers'>\n<tr><th>threads</th><th>runs</th><th>munmap_ns</th><th>hazards</th></tr>\n"), page);
+        assertTrue(!page.contains("<pre"), "the summary is a table, not preformatted text");
         assertEquals(one.out(), two.out().replace(dir.resolve("two").toString(), dir.resolve("one").toString()));
         assertEquals("""
                 threads  runs  munmap_ns  hazards

@@ -5,11 +5,27 @@ import java.util.List;
 
 /**
  * The verdict of an exploration: how many schedules ran, in how long, and for a hazard the
- * schedule that first found it (number {@code foundAt}, counting from 1) and its shrunk form
- * with the readable steps that lead to it.
+ * schedule that first found it (number {@code foundAt}, counting from 1), its shrunk form with
+ * the readable steps that lead to it, and the scenario it was found in ({@code explored}: what
+ * {@link #toTraceFile} names, so that {@link Explorer#replay(TraceFile)} can run it again).
  */
 public record ExploreResult(String strategy, long schedules, double seconds, boolean exhausted, Hazard hazard,
-                            long foundAt, List<Choice> shrunk, long shrunkSteps, List<String> trace) {
+                            long foundAt, List<Choice> shrunk, long shrunkSteps, List<String> trace, Explored explored) {
+    /** The explored built-in scenario as a trace file names it: name, backend, seed, settings. */
+    public record Explored(String scenario, String backend, long seed, List<String> settings) {}
+
+    /**
+     * The found hazard as a replayable trace file ({@link TraceFile#write} with {@link #trace}
+     * gives its text); a safe result has none.
+     */
+    public TraceFile toTraceFile() {
+        if (safe()) {
+            throw new IllegalStateException("no hazard was found: there is no schedule to replay");
+        }
+        return new TraceFile(explored.scenario(), explored.backend(), explored.seed(), explored.settings(), hazard.kind(),
+                hazard.cpu(), hazard.timeNs(), shrunk);
+    }
+
     public boolean safe() {
         return hazard == null;
     }

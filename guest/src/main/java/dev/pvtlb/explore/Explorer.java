@@ -1,8 +1,10 @@
 package dev.pvtlb.explore;
 
+import dev.pvtlb.Guest;
 import dev.pvtlb.hazard.Hazard;
 import dev.pvtlb.run.Scenario;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The schedule explorer: runs a scenario under schedule after schedule chosen by a strategy,
@@ -40,17 +42,38 @@ public final class Explorer {
                 ScheduleRun readable = runner.run(new ReplaySource(small.choices(), true), TRACE_LINES);
                 Hazard h = readable.found() ? readable.hazard() : small.hazard();
                 return new ExploreResult(strategy.name(), n, seconds, false, h, n, small.choices(), readable.steps(),
-                        readable.stepLog());
+                        readable.stepLog(), explored());
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        return new ExploreResult(strategy.name(), n, seconds, strategy.exhausted(), null, 0, List.of(), 0, List.of());
+        return new ExploreResult(strategy.name(), n, seconds, strategy.exhausted(), null, 0, List.of(), 0, List.of(), explored());
+    }
+
+    private ExploreResult.Explored explored() {
+        return new ExploreResult.Explored(scenario.name(), scenario.backend(), scenario.seed(), scenario.settings());
+    }
+
+    /**
+     * Replays the schedule of trace file {@code t} in its scenario ({@link TraceFile#toScenario}),
+     * strictly and with the step log on; {@link TraceFile#reproducedBy} says whether it hit the
+     * recorded hazard again.
+     */
+    public static ScheduleRun replay(TraceFile t) {
+        return new Explorer(t.toScenario()).replay(t.choices());
     }
 
     /** Replays {@code choices} strictly, with the step log on. */
     public ScheduleRun replay(List<Choice> choices) {
+        return replay(choices, null);
+    }
+
+    /**
+     * Replays {@code choices} strictly, with the step log on; {@code watch} (null: none) is handed
+     * the booted guest before the workload starts (to record a timeline of the schedule, say).
+     */
+    public ScheduleRun replay(List<Choice> choices, Consumer<Guest> watch) {
         try (ScheduleRunner runner = new ScheduleRunner(scenario)) {
-            return runner.run(new ReplaySource(choices, true), TRACE_LINES);
+            return runner.run(new ReplaySource(choices, true), TRACE_LINES, watch);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.pvtlb.hazard.Hazard;
 import dev.pvtlb.hazard.StepLog;
 import dev.pvtlb.run.Scenario;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Runs one schedule of a scenario: boots its guest with the schedule's chooser, sets up the
@@ -33,6 +34,14 @@ public final class ScheduleRunner implements AutoCloseable {
     }
 
     public ScheduleRun run(ChoiceSource source, int logLines) {
+        return run(source, logLines, null);
+    }
+
+    /**
+     * Runs one schedule; {@code watch} (null: none) is handed the guest after its boot or reset
+     * and before the workload is set up, to subscribe to what the run does.
+     */
+    public ScheduleRun run(ChoiceSource source, int logLines, Consumer<Guest> watch) {
         RecordingChooser chooser = new RecordingChooser(source);
         Kernel g = guest;
         if (g == null) {
@@ -53,6 +62,9 @@ public final class ScheduleRunner implements AutoCloseable {
                 run.engine().stop();
             }
         });
+        if (watch != null) {
+            watch.accept((Guest) g.facade());
+        }
         scenario.setUp((Guest) g.facade());
         g.engine().run(Long.MAX_VALUE, MAX_STEPS);
         return new ScheduleRun(List.copyOf(chooser.taken()), first[0], g.engine().steps(),

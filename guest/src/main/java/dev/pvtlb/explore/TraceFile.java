@@ -3,6 +3,7 @@ package dev.pvtlb.explore;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.hazard.HazardKind;
 import dev.pvtlb.model.ChoicePoint;
+import dev.pvtlb.run.Scenario;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -107,6 +108,27 @@ public record TraceFile(String scenario, String backend, long seed, List<String>
                     + " choices (found " + choices.size() + ")");
         }
         return new TraceFile(scenario, backend, seed, List.copyOf(settings), kind, cpu, time, List.copyOf(choices));
+    }
+
+    /**
+     * The built-in scenario this trace was found in, as it was explored: its backend, seed and
+     * settings (each {@code KEY=VALUE} as {@link Scenario#set} takes it).
+     */
+    public Scenario toScenario() {
+        Scenario s = Scenario.of(scenario).backend(backend).seed(seed);
+        for (String kv : settings) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw new ModelException("trace file setting must be KEY=VALUE, got '" + kv + "'");
+            }
+            s.set(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        return s;
+    }
+
+    /** Whether {@code run} hit the hazard this trace records: its kind, on its CPU, at its time. */
+    public boolean reproducedBy(ScheduleRun run) {
+        return run.found() && run.hazard().kind() == kind && run.hazard().cpu() == cpu && run.hazard().timeNs() == timeNs;
     }
 
     static String sha256(String s) {

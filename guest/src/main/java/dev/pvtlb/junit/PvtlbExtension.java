@@ -2,6 +2,7 @@ package dev.pvtlb.junit;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.config.GuestConfig;
+import dev.pvtlb.smp.Topology;
 import dev.pvtlb.profile.Profile;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -30,8 +31,14 @@ public final class PvtlbExtension implements ParameterResolver {
     @Override
     public Object resolveParameter(ParameterContext p, ExtensionContext c) {
         PvtlbGuest a = p.findAnnotation(PvtlbGuest.class).orElseThrow();
-        GuestConfig.Builder b = GuestConfig.builder().cpus(a.cpus()).memoryMiB(a.memoryMiB()).seed(a.seed()).backend(a.backend())
+        GuestConfig.Builder b = GuestConfig.builder().cpus(a.cpus()).seed(a.seed()).backend(a.backend())
                 .tracePvOps(a.tracePvOps()).speculativeWalks(a.speculation());
+        if (a.memoryMiB() != 0) {
+            b.memoryMiB(a.memoryMiB());
+        }
+        if (!a.topology().isEmpty()) {
+            b.topology(Topology.parse(a.topology()));
+        }
         if (a.pcpus() != 0 || a.vms() != 1) {
             b.pcpus(a.pcpus()).vms(a.vms());
         }

@@ -18,11 +18,14 @@ public @interface PvtlbGuest {
     /** vCPUs (a flat topology). */
     int cpus() default 4;
 
+    /** SOCKETSxCORESxTHREADS (e.g. {@code 1x4x2}), as a scenario's {@code topology}; when set, it replaces {@link #cpus}. */
+    String topology() default "";
+
     /** A registered backend (see {@code pvtlb backends}). */
     String backend() default "native";
 
-    /** Guest memory in MiB. */
-    int memoryMiB() default 16;
+    /** Guest memory in MiB; 0: the builder's default, {@code GuestConfig.DEFAULT_MEMORY} (256 MiB), a scenario's machine. */
+    int memoryMiB() default 0;
 
     long seed() default 1;
 

@@ -5,6 +5,7 @@ import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.smp.Topology;
+import dev.pvtlb.stats.VmStat;
 
 /**
  * What a backend is handed at {@link PvBackend#attach}: the booted guest kernel as the SPI sees
@@ -28,4 +29,11 @@ public interface BackendContext {
      * {@code mask} that need the flush, as bare metal does. For backends that fall back to it.
      */
     void nativeFlushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info);
+
+    /**
+     * A counter of the backend's own ({@code [a-z0-9_]+}), reported with the guest's counters
+     * (in {@code Guest.vmstat()}, a run's report and its JSON) after the model's; the same name
+     * gives the same counter, so attaching again after a reset keeps one.
+     */
+    VmStat.Own counter(String name);
 }

@@ -16,6 +16,7 @@ import java.util.TreeMap;
  * that cannot be loaded (a class that is missing, not public, or has no public no-argument
  * constructor) is left out and remembered, so that one bad jar on the class path costs only
  * its own backend: every other one still runs, and asking for a missing name says what failed.
+ * So is a services file named after the wrong type, which ServiceLoader itself passes over.
  */
 public final class PvBackends {
     private static volatile Map<String, PvBackend> all;
@@ -29,7 +30,9 @@ public final class PvBackends {
             synchronized (PvBackends.class) {
                 if (all == null) {
                     List<String> failed = new ArrayList<>();
-                    all = load(ServiceLoader.load(PvBackend.class, PvBackends.class.getClassLoader()), failed);
+                    ClassLoader loader = PvBackends.class.getClassLoader();
+                    all = load(ServiceLoader.load(PvBackend.class, loader), failed);
+                    failed.addAll(misnamedServiceFiles(loader));
                     broken = List.copyOf(failed);
                 }
                 m = all;
@@ -66,6 +69,29 @@ public final class PvBackends {
             }
         }
         return Collections.unmodifiableMap(m);
+    }
+
+    /** Service files named after a type that is not the service, which ServiceLoader never reads. */
+    private static final List<String> MISNAMED = List.of(BackendProvider.class.getName(), PvOps.class.getName());
+
+    /**
+     * A services file named after {@link BackendProvider} (the base class) or {@link PvOps}
+     * instead of {@link PvBackend}, the service, is ignored by ServiceLoader without a word:
+     * one line for each found, naming where it is and what to rename it to.
+     */
+    static List<String> misnamedServiceFiles(ClassLoader loader) {
+        List<String> found = new ArrayList<>();
+        for (String type : MISNAMED) {
+            try {
+                for (java.net.URL u : Collections.list(loader.getResources("META-INF/services/" + type))) {
+                    found.add(u + ": ignored, ServiceLoader reads META-INF/services/" + PvBackend.class.getName()
+                            + " (rename the file)");
+                }
+            } catch (java.io.IOException e) {
+                found.add("META-INF/services/" + type + ": cannot be listed (" + ModelException.firstLine(e.getMessage()) + ")");
+            }
+        }
+        return found;
     }
 
     public static PvBackend byName(String name) {

@@ -34,7 +34,17 @@ public final class Runner {
         return run(s, (rep, reps, steps, ns) -> { });
     }
 
+    /** Handed each repetition's guest after boot, before its workload is set up (to subscribe to it). */
+    @FunctionalInterface
+    public interface Watch {
+        void booted(int rep, Guest guest);
+    }
+
     public static RunReport run(Scenario s, Progress progress) {
+        return run(s, progress, (rep, g) -> { });
+    }
+
+    public static RunReport run(Scenario s, Progress progress, Watch watch) {
         long wallStart = System.nanoTime();
         Map<String, List<Double>> values = new LinkedHashMap<>();
         Map<String, org.HdrHistogram.Histogram> distributions = new LinkedHashMap<>();
@@ -53,6 +63,7 @@ public final class Runner {
                 Kernel g = Kernel.of(booted);
                 knobs = g.knobValues().values();
                 profile = g.profile().name();
+                watch.booted(rep, booted);
                 Supplier<Map<String, Metric>> metrics = s.workload().setUp(g, s.params());
                 for (long budget = MAX_STEPS; budget > 0; ) {
                     long before = g.engine().steps();

@@ -42,6 +42,7 @@ public final class Scenario {
     private Integer vms;
     /** Speculative page walks by lazy idle CPUs; null: the workload's choice (off unless it needs them). */
     private Boolean speculation;
+    private boolean tracePvOps;
     /**
      * Batches may run this far past the next event (see Engine). 1 us bounds the extra delay
      * of an IPI's handling by a busy CPU to well under one IPI latency; 0 is exact.
@@ -71,6 +72,7 @@ public final class Scenario {
         c.pcpus = pcpus;
         c.vms = vms;
         c.speculation = speculation;
+        c.tracePvOps = tracePvOps;
         c.quantumNs = quantumNs;
         c.defaultQuantumNs = defaultQuantumNs;
         c.settings.addAll(settings);
@@ -115,6 +117,15 @@ public final class Scenario {
         }
     }
 
+    /**
+     * Whether every pv_ops call is also a tracepoint event ({@code pv_ops}) on the guests this
+     * scenario boots, as {@code GuestConfig.Builder.tracePvOps} does for a guest built by hand.
+     */
+    public Scenario tracePvOps(boolean on) {
+        this.tracePvOps = on;
+        return this;
+    }
+
     public Scenario seed(long s) {
         this.seed = s;
         return this;
@@ -152,7 +163,7 @@ public final class Scenario {
             case "vcpus" -> vcpus = (int) parseLong(key, v, 1, Topology.MAX_CPUS);
             case "memory" -> memoryBytes = parseLong(key, v, PhysMem.MIN_BYTES >> 20, PhysMem.MAX_BYTES >> 20) << 20;
             case "profile" -> profile = v;
-            case "topology" -> topology = parseTopology(v);
+            case "topology" -> topology = Topology.parse(v);
             case "smt.sharedTlb" -> {
                 if (!v.equals("true") && !v.equals("false")) {
                     throw new ModelException("smt.sharedTlb must be true or false, got '" + v + "'");
@@ -207,16 +218,6 @@ public final class Scenario {
             throw new ModelException("profile." + key + " must be between 0 and 1e12, got " + v);
         }
         profileFigures.put(key, d);
-    }
-
-    /** SOCKETSxCORESxTHREADS, e.g. 2x28x2. */
-    private static Topology parseTopology(String v) {
-        String[] p = v.split("x", -1);
-        if (p.length != 3) {
-            throw new ModelException("topology must be SOCKETSxCORESxTHREADS (e.g. 1x4x2), got '" + v + "'");
-        }
-        return new Topology((int) parseLong("sockets", p[0], 1, Topology.MAX_CPUS),
-                (int) parseLong("cores", p[1], 1, Topology.MAX_CPUS), (int) parseLong("threads", p[2], 1, 8));
     }
 
     private static long parseLong(String key, String v, long min, long max) {
@@ -280,6 +281,7 @@ public final class Scenario {
         if (speculation != null) {
             b.speculativeWalks(speculation);
         }
+        b.tracePvOps(tracePvOps);
         knobs.forEach(b::knob);
         b.seed(seed + rep);
         b.quantumNs(quantumNs != null ? quantumNs : defaultQuantumNs);

@@ -4,7 +4,7 @@ package dev.pvtlb.smp;
 /**
  * An address space ({@code struct mm_struct}) as a flush sees it: which one it is, its
  * generation of page-table changes and the CPUs that may cache it. The guest's own mm
- * implements it; {@link FlushTlbInfo#mm} is one.
+ * implements it; {@code FlushTlbInfo.mm} is one.
  */
 public interface MmHandle {
     /** A small id, stable for the run (init_mm is 0). */

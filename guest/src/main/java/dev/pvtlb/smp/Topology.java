@@ -21,6 +21,28 @@ public record Topology(int sockets, int coresPerSocket, int threadsPerCore) {
         }
     }
 
+    /** SOCKETSxCORESxTHREADS, e.g. 2x28x2, as a scenario's {@code topology} and {@code @PvtlbGuest(topology)} give it. */
+    public static Topology parse(String v) {
+        String[] p = v.split("x", -1);
+        if (p.length != 3) {
+            throw new ModelException("topology must be SOCKETSxCORESxTHREADS (e.g. 1x4x2), got '" + v + "'");
+        }
+        return new Topology(count("sockets", p[0], MAX_CPUS), count("cores", p[1], MAX_CPUS), count("threads", p[2], 8));
+    }
+
+    private static int count(String key, String v, int max) {
+        long n;
+        try {
+            n = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new ModelException(key + " must be an integer, got '" + v + "'");
+        }
+        if (n < 1 || n > max) {
+            throw new ModelException(key + " must be between 1 and " + max + ", got " + n);
+        }
+        return (int) n;
+    }
+
     /** A single socket of {@code cpus} cores without SMT. */
     public static Topology flat(int cpus) {
         return new Topology(1, cpus, 1);

@@ -41,4 +41,18 @@ class PvBackendsLoadTest {
         assertEquals(List.of("native"), List.copyOf(PvBackends.load(found, failed).keySet()));
         assertEquals(List.of("dev.pvtlb.pvops.PvBackend: com.example.Mine Unable to get public no-arg constructor"), failed);
     }
+
+    @Test
+    void aServicesFileNamedAfterTheBaseClassIsReportedNotIgnored(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path services = dir.resolve("META-INF/services");
+        java.nio.file.Files.createDirectories(services);
+        java.nio.file.Files.writeString(services.resolve("dev.pvtlb.pvops.BackendProvider"), "com.example.Mine\n");
+        try (java.net.URLClassLoader l = new java.net.URLClassLoader(new java.net.URL[] {dir.toUri().toURL()}, null)) {
+            assertEquals(List.of("file:" + services.resolve("dev.pvtlb.pvops.BackendProvider")
+                    + ": ignored, ServiceLoader reads META-INF/services/dev.pvtlb.pvops.PvBackend (rename the file)"),
+                    PvBackends.misnamedServiceFiles(l));
+        }
+        assertEquals(List.of(), PvBackends.misnamedServiceFiles(getClass().getClassLoader()), "this build's files are named right");
+    }
 }

@@ -37,11 +37,11 @@ public final class SvgChart {
                 }
             }
         }
-        if (ymax == ymin) {
-            ymax = ymin + 1;
-        }
+        AxisTicks ticks = AxisTicks.nice(ymin, ymax, 4);
+        ymin = ticks.min();
+        ymax = ticks.max();
         StringBuilder b = open(title);
-        axes(b, xLabel, yLabel, ymin, ymax);
+        axes(b, xLabel, yLabel, ticks);
         for (int i = 0; i < x.length; i++) {
             double px = px(x[i], xmin, xmax, log);
             b.append(String.format(Locale.ROOT, "<text x='%.1f' y='%d' text-anchor='middle' font-size='11'>%s</text>%n",
@@ -84,11 +84,11 @@ public final class SvgChart {
             ymax = Math.max(ymax, y[i] + sd[i]);
             ymin = Math.min(ymin, y[i] - sd[i]);
         }
-        if (ymax == ymin) {
-            ymax = ymin + 1;
-        }
+        AxisTicks ticks = AxisTicks.nice(ymin, ymax, 4);
+        ymin = ticks.min();
+        ymax = ticks.max();
         StringBuilder b = open(title);
-        axes(b, "", yLabel, ymin, ymax);
+        axes(b, "", yLabel, ticks);
         double slot = (double) (W - L - R) / Math.max(1, y.length);
         for (int i = 0; i < y.length; i++) {
             String c = COLORS[i % COLORS.length];
@@ -116,15 +116,14 @@ public final class SvgChart {
         return b;
     }
 
-    private static void axes(StringBuilder b, String xLabel, String yLabel, double ymin, double ymax) {
+    private static void axes(StringBuilder b, String xLabel, String yLabel, AxisTicks ticks) {
         b.append(String.format("<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='black'/>%n", L, H - B, W - R, H - B));
         b.append(String.format("<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='black'/>%n", L, T, L, H - B));
-        for (int i = 0; i <= 4; i++) {
-            double v = ymin + (ymax - ymin) * i / 4;
-            double y = py(v, ymin, ymax);
+        for (double v : ticks.values()) {
+            double y = py(v, ticks.min(), ticks.max());
             b.append(String.format(Locale.ROOT, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/>%n", L, W - R, y, y));
-            b.append(String.format(Locale.ROOT, "<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", L - 4, y + 4,
-                    Html.escape(Figures.num(v))));
+            b.append(String.format(Locale.ROOT, "<text class='tick' x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>%n", L - 4, y + 4,
+                    Html.escape(ticks.label(v))));
         }
         b.append(String.format("<text x='%d' y='%d' text-anchor='middle' font-size='12'>%s</text>%n", (L + W - R) / 2, H - 12,
                 Html.escape(xLabel)));

@@ -162,10 +162,8 @@ public record Campaign(String scenario, String backend, Map<String, String> sets
         if (r.safe()) {
             return new TaskResult(t.variant(), t.slice(), r.schedules(), 0, null, null);
         }
-        TraceFile f = new TraceFile(scenario, s.backend(), seed, s.settings(), r.hazard().kind(), r.hazard().cpu(),
-                r.hazard().timeNs(), r.shrunk());
         return new TaskResult(t.variant(), t.slice(), r.schedules(), t.start() + r.foundAt(), r.hazard().toString(),
-                f.write(r.trace()));
+                r.toTraceFile().write(r.trace()));
     }
 
     /**

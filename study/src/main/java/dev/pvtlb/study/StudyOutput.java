@@ -100,20 +100,8 @@ public final class StudyOutput {
 
     /** The text summary: one line per grid point, metrics averaged over its seeds. */
     public String table() {
-        List<String> metrics = tabulated();
-        List<String> head = new ArrayList<>(study.axes().keySet());
-        head.add("runs");
-        metrics.forEach(m -> head.add(m.substring(RunRows.METRIC.length())));
-        head.add("hazards");
-        List<List<String>> lines = new ArrayList<>();
-        lines.add(head);
-        points().forEach((p, rs) -> {
-            List<String> l = new ArrayList<>(p.values());
-            l.add(Integer.toString(rs.size()));
-            metrics.forEach(m -> l.add(Json.number(mean(rs, m))));
-            l.add(Long.toString(Math.round(mean(rs, "hazards") * rs.size())));
-            lines.add(l);
-        });
+        List<List<String>> lines = summary();
+        List<String> head = lines.getFirst();
         int[] w = new int[head.size()];
         lines.forEach(l -> {
             for (int i = 0; i < l.size(); i++) {
@@ -132,6 +120,25 @@ public final class StudyOutput {
             b.append(line.toString().stripTrailing()).append('\n');
         }
         return b.toString();
+    }
+
+    /** The summary's cells, head first: per grid point its axes' values, its runs, the metrics' means over seeds, its hazards. */
+    private List<List<String>> summary() {
+        List<String> metrics = tabulated();
+        List<String> head = new ArrayList<>(study.axes().keySet());
+        head.add("runs");
+        metrics.forEach(m -> head.add(m.substring(RunRows.METRIC.length())));
+        head.add("hazards");
+        List<List<String>> lines = new ArrayList<>();
+        lines.add(head);
+        points().forEach((p, rs) -> {
+            List<String> l = new ArrayList<>(p.values());
+            l.add(Integer.toString(rs.size()));
+            metrics.forEach(m -> l.add(Json.number(mean(rs, m))));
+            l.add(Long.toString(Math.round(mean(rs, "hazards") * rs.size())));
+            lines.add(l);
+        });
+        return lines;
     }
 
     private List<String> numericAxes() {
@@ -170,8 +177,17 @@ public final class StudyOutput {
                 b.append(chart(m, axis));
             }
         }
-        b.append("<h2>Summary (mean over seeds)</h2>\n<pre>").append(Html.escape(table())).append("</pre>\n</body></html>\n");
-        return b.toString();
+        b.append("<h2>Summary (mean over seeds)</h2>\n<table class='numbers'>\n");
+        List<List<String>> lines = summary();
+        for (int r = 0; r < lines.size(); r++) {
+            String cell = r == 0 ? "th" : "td";
+            b.append("<tr>");
+            for (String c : lines.get(r)) {
+                b.append('<').append(cell).append('>').append(Html.escape(c)).append("</").append(cell).append('>');
+            }
+            b.append("</tr>\n");
+        }
+        return b.append("</table>\n</body></html>\n").toString();
     }
 
     /** One line per combination of the other axes; each point is the mean over seeds (NaN where it has none). */

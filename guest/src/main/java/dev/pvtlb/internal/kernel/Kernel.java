@@ -75,6 +75,8 @@ public final class Kernel implements AutoCloseable, BackendContext {
     private final List<Mm> mms = new ArrayList<>();
     private final List<Task> tasks = new ArrayList<>();
     private PvOps pvOps;
+    /** The object whose @PvOp methods the backend attached (Attachment.ops): its own state. */
+    private Object backendOps;
     private IpiDelivery ipiDelivery = new BareMetalIpi();
     private VcpuHost vcpuHost;
     private boolean mmCpumaskTracked = true;
@@ -158,7 +160,13 @@ public final class Kernel implements AutoCloseable, BackendContext {
             vcpuHost = a.vcpuHost();
             mmCpumaskTracked = a.mmCpumaskTracked();
         }
+        this.backendOps = ops;
         this.pvOps = PvOpsPatcher.patch(backend.name(), ops, config.tracePvOps() ? new PvOpsTracer(this, backend.name()) : null);
+    }
+
+    /** The object whose @PvOp methods implement pv_ops, as the backend attached it. */
+    public Object backendOps() {
+        return backendOps;
     }
 
     /**
@@ -337,6 +345,11 @@ public final class Kernel implements AutoCloseable, BackendContext {
     @Override
     public void nativeFlushTlbMulti(dev.pvtlb.smp.Cpu cpu, dev.pvtlb.smp.CpuMask mask, dev.pvtlb.flush.FlushTlbInfo info) {
         NativeBackend.nativeFlushTlbMulti(cpu, mask, info, guestKnobs);
+    }
+
+    @Override
+    public VmStat.Own counter(String name) {
+        return vmstat.own(name);
     }
 
     @Override

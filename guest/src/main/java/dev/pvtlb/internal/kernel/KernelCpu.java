@@ -342,8 +342,12 @@ public final class KernelCpu implements Cpu, Event {
         return transfer(ContendedLine.between(other.socket, other.core, socket, core, guest.costs()));
     }
 
-    /** Schedules the call-function IPI's arrival at {@code time}. */
-    public void scheduleIpiArrival(long time) {
+    /**
+     * Schedules the call-function IPI {@code from} sent at {@code sentAt} to arrive at {@code time}
+     * ({@code kind}: how it travels, for a timeline).
+     */
+    public void scheduleIpiArrival(String kind, KernelCpu from, long sentAt, long time) {
+        guest.cpuTime().flow(kind, from.id, sentAt, id, time);
         guest.engine().at(time, ipiArrival);
     }
 
@@ -393,7 +397,7 @@ public final class KernelCpu implements Cpu, Event {
         }
         long now = guest.engine().now();
         blocked = false;
-        guest.cpuTime().add(id, blockedCategory, now - blockedSince);
+        guest.cpuTime().book(id, blockedCategory, blockedSince, now);
         enqueue(now);
         if (blockedCategory == TimeCategory.IDLE && guest.vcpuHost() != null) {
             guest.vcpuHost().kicked(this);
@@ -490,7 +494,7 @@ public final class KernelCpu implements Cpu, Event {
             }
             return;
         }
-        guest.cpuTime().add(id, workCategory, cost);
+        guest.cpuTime().book(id, workCategory, now, now + cost);
         queued = true;
         e.at(now + cost, this);
     }
@@ -508,7 +512,7 @@ public final class KernelCpu implements Cpu, Event {
         if (parked) {
             parked = false;
             long now = guest.engine().now();
-            guest.cpuTime().add(id, TimeCategory.STOLEN, now - parkedSince);
+            guest.cpuTime().book(id, TimeCategory.STOLEN, parkedSince, now);
             queued = true;
             guest.engine().at(now, this);
         }

@@ -141,7 +141,7 @@ public final class Mm implements MmHandle {
         return isInitMm;
     }
 
-    /** atomic64_read(&mm->context.tlb_gen). */
+    /** {@code atomic64_read(&mm->context.tlb_gen)}. */
     @Override
     public long tlbGen() {
         return tlbGen;

@@ -88,6 +88,8 @@ public final class HostFlush implements VcpuEntryHook {
                 remote++;
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
                 guest.vmstat().inc(Counter.VMEXITS);
+                long now = guest.engine().now();
+                guest.cpuTime().flow("flush hypercall", cpu.id, now, t, now);
                 target.injectHostWork(c.vmexitNs + flushCost, TimeCategory.STOLEN, "host_tlb_flush");
             } else if (!pending[t] && guest.knobs().bug != InjectedBug.HOST_DROPS_DEFERRED_FLUSH) {
                 pending[t] = true;

@@ -1,0 +1,145 @@
+package dev.pvtlb.itests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pvtlb.cli.Main;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.logging.Level;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+
+/**
+ * Every kind of HTML page pvtlb writes, opened in headless Chromium: the page loads with no
+ * console error, holds the SVG it should, and its screenshot is saved under
+ * target/screenshots (a build artifact).
+ */
+class ReportPagesBrowserIT {
+    private static ChromeDriver browser;
+    private static Path pages;
+
+    @BeforeAll
+    static void start() throws IOException {
+        Chromium.requireOrSkip();
+        Path work = ProjectFiles.workDir().resolve("browser");
+        pages = work.resolve("pages");
+        Files.createDirectories(pages);
+        Path profile = Files.createTempDirectory(work, "chromium-profile");
+        browser = Chromium.start(profile);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    /** Runs {@code pvtlb ARGS --quiet --html PAGE} in this JVM and returns the page written. */
+    private static Path pvtlb(String page, String... args) {
+        Path file = pages.resolve(page);
+        run(java.util.stream.Stream.concat(java.util.Arrays.stream(args), java.util.stream.Stream.of("--quiet", "--html",
+                file.toString())).toArray(String[]::new));
+        return file;
+    }
+
+    private static void run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        assertEquals(0, code, String.join(" ", args) + ": " + out + err);
+    }
+
+    /** Opens {@code page}, checks the console has no error, saves a screenshot named after it. */
+    private static void open(Path page) throws IOException {
+        browser.get(page.toUri().toString());
+        List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
+        assertEquals(List.of(), errors, page + ": console errors");
+        assertEquals(List.of(), all("pre"), page + ": numbers and steps are tables and lists, not preformatted text");
+        Path shot = browser.getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(shot, shots().resolve(page.getFileName().toString().replace(".html", ".png")), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** Where the screenshots go: itests/target/screenshots, kept as the build's artifact. */
+    private static Path shots() throws IOException {
+        return Files.createDirectories(ProjectFiles.root().resolve("itests/target/screenshots"));
+    }
+
+    private static List<WebElement> all(String css) {
+        return browser.findElements(By.cssSelector(css));
+    }
+
+    @Test
+    void aComparisonPageHasOneChartPerDifferingMetricRoundTicksAndTables() throws IOException {
+        open(pvtlb("compare.html", "compare", "munmap-storm", "--vary", "native.smtSiblingDedup=false,true", "--set", "ops=3",
+                "--set", "threads=8", "--reps", "2"));
+        assertEquals(1, all("svg").size(), "munmap_ns differs; access_ns is the same in both and is not drawn");
+        assertEquals(2, all("svg rect title").size(), "a bar per variant");
+        List<Double> ticks = all("svg text.tick").stream().map(t -> Double.parseDouble(t.getText())).toList();
+        assertTrue(ticks.size() >= 3, ticks.toString());
+        double step = ticks.get(1) - ticks.get(0);
+        double mantissa = step / Math.pow(10, Math.floor(Math.log10(step)));
+        assertTrue(List.of(1.0, 2.0, 5.0).contains(Math.round(mantissa * 1e6) / 1e6), "step of 1, 2 or 5: " + ticks);
+        for (int i = 0; i < ticks.size(); i++) {
+            assertEquals(ticks.get(0) + i * step, ticks.get(i), step * 1e-9, "evenly spaced: " + ticks);
+            assertEquals(0, Math.abs(Math.IEEEremainder(ticks.get(i), step)), step * 1e-9, "a multiple of the step: " + ticks);
+        }
+        assertEquals("Not charted, the same in every variant: access_ns.", browser.findElement(By.cssSelector("p.same")).getText());
+        assertTrue(all("table.numbers tr").size() >= 3, "the numbers as a table");
+    }
+
+    @Test
+    void theDemoPageDrawsTheHazardsScheduleAsSwimLanes() throws IOException {
+        open(pvtlb("demo.html", "demo"));
+        WebElement lanes = browser.findElement(By.cssSelector("svg.swimlanes"));
+        assertTrue(lanes.isDisplayed());
+        assertTrue(lanes.findElements(By.cssSelector("text.lane")).size() >= 2, "a lane per CPU");
+        assertTrue(lanes.findElements(By.cssSelector("rect.slice")).size() > 5, "what each CPU did");
+        assertEquals(1, lanes.findElements(By.cssSelector("g.hazard")).size(), "the violating access, marked once");
+        assertTrue(browser.findElement(By.cssSelector("p.hazard")).getText().contains("STALE_TRANSLATION"));
+        Files.copy(lanes.getScreenshotAs(OutputType.FILE).toPath(), shots().resolve("demo-swimlanes.png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Test
+    void aRunPageAndAValidationPageOpenCleanly() throws IOException {
+        open(pvtlb("run.html", "run", "munmap-storm", "--set", "ops=2"));
+        assertTrue(all("table.numbers").size() >= 1);
+        open(pvtlb("validate.html", "validate", "--only", "arm64-noise"));
+        assertTrue(all("svg").size() >= 1, "published vs emulated");
+        assertTrue(all("ul.runs li code").size() >= 1, "the runs behind it");
+    }
+
+    @Test
+    void aSweepsSummaryHasALineChartAndItsTable() throws IOException {
+        Path study = pages.resolve("small-grid.yaml");
+        Files.writeString(study, """
+                # Two grid points of one seed: the smallest sweep that draws a line.
+                scenario: munmap-storm
+                set: {ops: 2, vcpus: 2, memory: 16}
+                vary: {threads: [1, 2]}
+                seeds: [1]
+                metrics: [munmap_ns]
+                """);
+        Path out = pages.resolve("sweep");
+        run("sweep", study.toString(), "--out", out.toString(), "--parallel", "1");
+        Path summary = pages.resolve("sweep.html");
+        Files.copy(out.resolve("summary.html"), summary, StandardCopyOption.REPLACE_EXISTING);
+        open(summary);
+        assertEquals(1, all("svg polyline").size(), "munmap_ns over threads, one line for the one variant");
+        assertEquals(3, all("table.numbers tr").size(), "a head and a row per grid point");
+    }
+}
