@@ -71,7 +71,7 @@ public final class GuestKnobs {
             "sched", "preempt");
 
     public static final KnobSpec INJECT = KnobSpec.choice("inject", "none",
-            "plant one kernel-style bug, for a mutation test of a scenario (docs/scenarios.md, "Mutation test"): " + String.join(", ", InjectedBug.names()),
+            "plant one kernel-style bug, for a mutation test of a scenario (docs/scenarios.md, Mutation test): " + String.join(", ", InjectedBug.names()),
             InjectedBug.names());
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
