@@ -20,6 +20,11 @@ public final class FlushTlbInfo {
     public final int initiatingCpu;
     /** Set once the initiator's own TLB has been flushed by the flush_tlb_multi backend. */
     public boolean localFlushed;
+    /**
+     * info->trim_cpumask (x86.mmCpumask=lazy-trim): this flush also goes to the CPUs in mm_cpumask
+     * that no longer run the mm, so that they clear their bit; set at most once a second per mm.
+     */
+    public boolean trimCpumask;
 
     public FlushTlbInfo(MmHandle mm, long start, long end, int strideShift, boolean freedTables, long newTlbGen, int initiatingCpu) {
         this.mm = mm;

@@ -63,6 +63,13 @@ public final class GuestKnobs {
                     + "as Alex Shi's SMT dedup patch assumed (LKML 2012); Intel documents no such guarantee: false = each "
                     + "thread's invalidation drops only its own PCID's entries");
 
+    public static final KnobSpec MM_CPUMASK = KnobSpec.choice("x86.mmCpumask", "clear-on-switch",
+            "mm_cpumask lifecycle: clear-on-switch = switch_mm clears the CPU's bit in the previous mm (until 6.12); lazy = the bit "
+                    + "stays set and the first flush sent to a CPU that left the mm clears it, TLB_REMOTE_WRONG_CPU (209954cbc7d0, "
+                    + "\"x86/mm/tlb: Update mm_cpumask lazily\"); lazy-trim = as lazy, and with shouldFlushTlb=loaded-mm|switching such "
+                    + "CPUs are sent a flush only when the mm's cpumask is trimmed, at most once a second (6db2526c1d69)",
+            "clear-on-switch", "lazy", "lazy-trim");
+
     public static final KnobSpec RCU = KnobSpec.choice("rcu", "sched",
             "RCU flavour of the grace period that frees page tables: sched = a CPU is quiescent only in user mode, idle or "
                     + "at a context switch (non-preemptible kernel, CONFIG_PREEMPT_RCU=n); preempt = CONFIG_PREEMPT_RCU: a CPU in "
@@ -76,7 +83,7 @@ public final class GuestKnobs {
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
             NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
-            RCU, INJECT);
+            MM_CPUMASK, RCU, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -102,6 +109,10 @@ public final class GuestKnobs {
     public final String memoryModel;
     /** switchMmBarrier=smp_mb: the barrier before the tlb_gen read when leaving lazy mode. */
     public final boolean switchMmSmpMb;
+    /** x86.mmCpumask=lazy|lazy-trim: switch_mm leaves the previous mm's bit set (209954cbc7d0). */
+    public final boolean mmCpumaskLazy;
+    /** x86.mmCpumask=lazy-trim: a flush trims mm_cpumask once a second (6db2526c1d69). */
+    public final boolean mmCpumaskTrim;
     /** rcu=preempt: only IRQs-off CPUs hold up a grace period. */
     public final boolean preemptRcu;
     /** The planted bug of a mutation test, {@link InjectedBug#NONE} otherwise. */
@@ -112,6 +123,9 @@ public final class GuestKnobs {
         smtSiblingDedup = k.bool(SMT_SIBLING_DEDUP.name());
         bug = InjectedBug.of(k.get(INJECT.name()));
         preemptRcu = k.get(RCU.name()).equals("preempt");
+        String cpumask = k.get(MM_CPUMASK.name());
+        mmCpumaskLazy = !cpumask.equals("clear-on-switch");
+        mmCpumaskTrim = cpumask.equals("lazy-trim");
         lazy = bug == InjectedBug.LAZY_SKIPS_FREED_TABLES ? LazyMode.SKIP_NOFREE : LazyMode.of(k.get(LAZY.name()));
         tableFree = TableFreePolicy.of(k.get(TABLE_FREE.name()));
         x2apicCluster = k.get(X2APIC.name()).equals("cluster");

@@ -73,6 +73,9 @@ public final class FlushTlbMmRange extends KernelPath {
             cost += cpu.readLine(mm.cpumaskLine(), now + cost);
             if (mm.cpumask().anyBut(cpu.id) >= 0) {
                 pc = 1;
+                if (g.knobs().mmCpumaskTrim) {
+                    info.trimCpumask = mm.shouldTrimCpumask(now); // should_trim_cpumask()
+                }
                 g.pvOps().flushTlbMulti(cpu, mm.cpumask(), info);
                 g.ledger().addNs(CostPart.FLUSH_SETUP, cost);
                 return cost;

@@ -74,7 +74,9 @@ public final class SwitchMm {
         Kernel g = cpu.kernel();
         long now = g.engine().now();
         long cost = 0;
-        if (!prev.isInitMm() && g.mmCpumaskTracked()) {
+        if (!prev.isInitMm() && g.mmCpumaskTracked() && !g.knobs().mmCpumaskLazy) {
+            // Until 6.12; since 209954cbc7d0 the bit stays, and the first flush sent here for
+            // prev clears it (flush_tlb_func(), TLB_REMOTE_WRONG_CPU): no write at each switch.
             cost += cpu.writeLine(prev.cpumaskLine(), now);
             prev.cpumask().clear(cpu.id);
         }

@@ -112,6 +112,7 @@ public final class TlbFlush {
         if (ts.switchingVisible()) {
             return k.shouldFlushSwitching;
         }
-        return ts.loadedMm == info.mm;
+        // "In cpumask, but not the loaded mm? Periodically remove by flushing." (6db2526c1d69)
+        return ts.loadedMm == info.mm || info.trimCpumask;
     }
 }

@@ -30,6 +30,10 @@ public final class Mm implements MmHandle {
      * per-thread vmacache of Linux before 6.1 did the same). Dropped when a VMA is removed.
      */
     private Vma lastFound;
+    /** HZ jiffies: the trim period of should_trim_cpumask(). */
+    static final long TRIM_PERIOD_NS = 1_000_000_000L;
+    /** mm->context.next_trim_cpumask: init_new_context() sets it a second ahead (mms are made at boot here). */
+    private long nextTrimCpumaskNs = TRIM_PERIOD_NS;
     private long tlbGen;
     /** mm_users: the tasks using this mm; each spawned task takes one reference. */
     private int users;
@@ -150,6 +154,18 @@ public final class Mm implements MmHandle {
     /** inc_mm_tlb_gen(): atomic64_inc_return, a full barrier. */
     public long incTlbGen() {
         return ++tlbGen;
+    }
+
+    /**
+     * should_trim_cpumask() (6db2526c1d69, "x86/mm/tlb: Only trim the mm_cpumask once a second"):
+     * true when the time is after next_trim_cpumask, which then moves a second (HZ jiffies) ahead.
+     */
+    public boolean shouldTrimCpumask(long nowNs) {
+        if (nowNs > nextTrimCpumaskNs) {
+            nextTrimCpumaskNs = nowNs + TRIM_PERIOD_NS;
+            return true;
+        }
+        return false;
     }
 
     public int users() {
