@@ -23,18 +23,10 @@ import java.util.function.Supplier;
  * are dealt to that many processes, each flushing only its own threads' CPUs (a flush storm across
  * processes).
  *
- * <p>{@code shape=shared} runs the program of {@code pvtlb host bench munmap-storm} instead: per
- * round one initiator (thread 0) maps a region, writes every page and waits while the other threads
- * read every page of it ({@code access_ns}), then unmaps it ({@code munmap_ns}) while they spin for
- * the next round. Every CPU in the shootdown then holds translations of the range, and the next
- * round's region lands at the same address, so a translation a broken flush left behind is used:
- * the shape for finding flush bugs with {@code pvtlb explore} ({@code workset} and
- * {@code accesses} are not used). {@code wait} is what the readers do between rounds: {@code spin}
- * (the host benchmark's crew: they stay in the mm, so every shootdown reaches them) or
- * {@code sleep} (they block, as on a futex, and their CPUs idle in lazy TLB mode: the CPUs a flush
- * may skip, and whose paging-structure caches still point at the tables the munmap frees), or
- * {@code gup} (they keep pinning the last region with get_user_pages_fast, as a thread doing
- * O_DIRECT I/O from a buffer another thread unmaps: a lockless walk racing the table free).
+ * <p>{@code shape=shared} runs the program of {@code pvtlb host bench munmap-storm} instead (one
+ * unmapper per round, readers holding translations of its region; {@code wait} says what the
+ * readers do between rounds): {@link SharedRegionRounds}, the shape for finding flush bugs with
+ * {@code pvtlb explore} ({@code workset} and {@code accesses} are not used).
  */
 public final class MunmapStorm implements Workload {
     @Override
@@ -75,10 +67,7 @@ public final class MunmapStorm implements Workload {
         int accesses = params.integer("accesses", 0, 100_000_000);
         int processes = params.integer("processes", 1, threads);
         String shape = params.values().get("shape").strip();
-        String wait = params.values().get("wait").strip();
-        if (!wait.equals("spin") && !wait.equals("sleep") && !wait.equals("gup")) {
-            throw new dev.pvtlb.model.ModelException(name() + ": parameter wait must be spin, sleep or gup, got '" + wait + "'");
-        }
+        SharedRegionRounds.Wait wait = SharedRegionRounds.Wait.of(name(), params.values().get("wait").strip());
         if (shape.equals("shared")) {
             int cpus = guest.cpus().length;
             if (threads < 2 || threads > cpus || processes != 1) {
@@ -87,7 +76,7 @@ public final class MunmapStorm implements Workload {
                         "%s: shape=shared needs processes=1 and 2 <= threads <= %d CPUs, got threads=%d processes=%d",
                         name(), cpus, threads, processes));
             }
-            return SharedRounds.setUp(guest, threads, pages, ops, wait);
+            return SharedRegionRounds.setUp(guest, threads, pages, ops, wait);
         } else if (!shape.equals("private")) {
             throw new dev.pvtlb.model.ModelException(name() + ": parameter shape must be private or shared, got '" + shape + "'");
         }
@@ -163,133 +152,6 @@ public final class MunmapStorm implements Workload {
                     long r = region;
                     return new Syscall(t -> new ZapRange(mm, r, r + len, ZapRange.Kind.MUNMAP), munmap);
             }
-        }
-    }
-
-    /** shape=shared: one initiator's region per round, read by every other thread before its munmap. */
-    private static final class SharedRounds {
-        /** How often a blocked reader looks for the next round: its futex wake-up, modelled as a poll. */
-        static final long SLEEP_POLL_NS = 10_000;
-        private final Mm mm;
-        private final boolean sleep;
-        private final boolean gup;
-        private final int pages;
-        private final int ops;
-        private final int readers;
-        private final LatencyRecorder munmap = new LatencyRecorder();
-        private final LatencyRecorder access = new LatencyRecorder();
-        /** Rounds whose region is mapped and written (readers may read it). */
-        private int opened;
-        /** Readers that finished reading the current round's region. */
-        private int readersDone;
-        private long region;
-
-        private SharedRounds(Mm mm, int pages, int ops, int readers, String wait) {
-            this.mm = mm;
-            this.sleep = wait.equals("sleep");
-            this.gup = wait.equals("gup");
-            this.pages = pages;
-            this.ops = ops;
-            this.readers = readers;
-        }
-
-        static Supplier<Map<String, Metric>> setUp(Kernel guest, int threads, int pages, int ops, String wait) {
-            SharedRounds r = new SharedRounds(guest.newMm(), pages, ops, threads - 1, wait);
-            int cpus = guest.cpus().length;
-            guest.spawn("munmap-storm/0", r.mm, 0, r.initiator());
-            for (int t = 1; t < threads; t++) {
-                guest.spawn("munmap-storm/" + t, r.mm, t % cpus, r.reader());
-            }
-            return () -> {
-                Map<String, Metric> m = new LinkedHashMap<>();
-                m.put("munmap_ns", Metric.latency(r.munmap));
-                m.put("access_ns", Metric.latency(r.access));
-                return m;
-            };
-        }
-
-        /** mmap, write every page, open the round, wait for the readers, munmap; {@code ops} times. */
-        private Program initiator() {
-            long len = (long) pages * PhysMem.PAGE_SIZE;
-            int[] loop = {0};
-            int[] phase = {0};
-            return task -> {
-                if (loop[0] == ops) {
-                    return null;
-                }
-                switch (phase[0]++) {
-                    case 0:
-                        return new Syscall(t -> new Mmap(mm, len, true, a -> region = a), null);
-                    case 1:
-                        return new Touch(region, pages, pages, 1.0, true, null);
-                    case 2:
-                        return (cpu, t) -> {
-                            readersDone = 0;
-                            opened++;
-                            t.opDone();
-                            return 1;
-                        };
-                    case 3:
-                        return (cpu, t) -> {
-                            if (readersDone == readers) {
-                                t.opDone();
-                                return 1;
-                            }
-                            return Spin.STEP_NS;
-                        };
-                    default:
-                        phase[0] = 0;
-                        loop[0]++;
-                        long r = region;
-                        return new Syscall(t -> new ZapRange(mm, r, r + len, ZapRange.Kind.MUNMAP), munmap);
-                }
-            };
-        }
-
-        /** Wait for the next round, read every page of its region, report; {@code ops} times. */
-        private Program reader() {
-            int[] seen = {0};
-            int[] phase = {0};
-            return task -> {
-                switch (phase[0]) {
-                    case 0:
-                        if (seen[0] == ops) {
-                            return null;
-                        }
-                        phase[0] = 1;
-                        return (cpu, t) -> {
-                            if (opened > seen[0]) {
-                                t.opDone();
-                                return 1;
-                            }
-                            if (sleep) {
-                                // Blocked: its CPU idles, lazy on the mm; then it looks again.
-                                phase[0] = 0;
-                                t.opDone();
-                                t.sleep(SLEEP_POLL_NS);
-                                return 0;
-                            }
-                            if (gup && region != 0) {
-                                // get_user_pages_fast() of the region it last read (an O_DIRECT write
-                                // from it), racing the next munmap; a failed pin is not an error.
-                                cpu.call(new dev.pvtlb.internal.kernel.GupFast(mm, region, pages, pte -> { }));
-                                return 1;
-                            }
-                            return Spin.STEP_NS; // the host crew spins between rounds
-                        };
-                    case 1:
-                        phase[0] = 2;
-                        seen[0]++;
-                        return new Touch(region, pages, pages, 0.0, true, access);
-                    default:
-                        phase[0] = 0;
-                        return (cpu, t) -> {
-                            readersDone++;
-                            t.opDone();
-                            return 1;
-                        };
-                }
-            };
         }
     }
 }
