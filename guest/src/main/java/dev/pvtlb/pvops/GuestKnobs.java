@@ -77,13 +77,26 @@ public final class GuestKnobs {
                     + "grace period (the scheduling-clock tick reports the others at the earliest moment)",
             "sched", "preempt");
 
+    public static final KnobSpec MMAP_LOCK = KnobSpec.choice("mmapLock", "off",
+            "mm->mmap_lock: off = nothing takes it (the model so far); rwsem = the reader/writer semaphore it is: mmap, munmap "
+                    + "(downgraded to read before it zaps, dd2283f2605e), mprotect and mremap write-lock it, madvise(MADV_DONTNEED) "
+                    + "and page faults read-lock it (no per-VMA locks, 6.4; no optimistic spinning), a task that must wait sleeps "
+                    + "and is woken with a reschedule IPI (docs/scenarios.md, mmap_lock)",
+            "off", "rwsem");
+
+    public static final KnobSpec HOST_SCHEDULER = KnobSpec.choice("host.scheduler", "eevdf",
+            "the host's fair scheduler, for a virtualized backend: eevdf = Linux 6.6+ (a woken vCPU keeps its lag and waits "
+                    + "while it is not eligible); cfs = up to 6.5, the hosts of the 2019 measurements (a vCPU woken from HLT is "
+                    + "placed half a scheduling latency back and preempts a CPU-bound vCPU more than the wake-up granularity ahead)",
+            "eevdf", "cfs");
+
     public static final KnobSpec INJECT = KnobSpec.choice("inject", "none",
             "plant one kernel-style bug, for a mutation test of a scenario (docs/scenarios.md, Mutation test): " + String.join(", ", InjectedBug.names()),
             InjectedBug.names());
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
             NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
-            MM_CPUMASK, RCU, INJECT);
+            MM_CPUMASK, RCU, MMAP_LOCK, HOST_SCHEDULER, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -117,12 +130,18 @@ public final class GuestKnobs {
     public final boolean preemptRcu;
     /** The planted bug of a mutation test, {@link InjectedBug#NONE} otherwise. */
     public final InjectedBug bug;
+    /** mmapLock=rwsem: system calls and faults of a task take its mm's mmap_lock. */
+    public final boolean mmapLock;
+    /** host.scheduler=cfs: the host places and preempts as CFS did before EEVDF. */
+    public final boolean hostCfs;
 
     public GuestKnobs(Knobs k) {
         concurrentFlush = k.bool(CONCURRENT_FLUSH.name());
         smtSiblingDedup = k.bool(SMT_SIBLING_DEDUP.name());
         bug = InjectedBug.of(k.get(INJECT.name()));
         preemptRcu = k.get(RCU.name()).equals("preempt");
+        mmapLock = k.get(MMAP_LOCK.name()).equals("rwsem");
+        hostCfs = k.get(HOST_SCHEDULER.name()).equals("cfs");
         String cpumask = k.get(MM_CPUMASK.name());
         mmCpumaskLazy = !cpumask.equals("clear-on-switch");
         mmCpumaskTrim = cpumask.equals("lazy-trim");

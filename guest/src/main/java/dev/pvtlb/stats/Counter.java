@@ -37,7 +37,9 @@ public enum Counter {
     /** Directed yields the host made (yield_to() from kvm_vcpu_on_spin() or KVM_HC_SCHED_YIELD). */
     DIRECTED_YIELDS("directed_yields"),
     /** A halted vCPU woken while the host still polled for it (halt_poll_ns): no schedule, no VM entry. */
-    HALT_POLL_WAKEUPS("halt_poll_wakeups");
+    HALT_POLL_WAKEUPS("halt_poll_wakeups"),
+    /** Tasks that slept on mm->mmap_lock (rwsem_down_read_slowpath / rwsem_down_write_slowpath). */
+    MMAP_LOCK_WAITS("mmap_lock_waits");
 
     public final String key;
 

@@ -18,4 +18,9 @@ public abstract class InternalPath extends KernelPath {
 
     /** One step on {@code cpu} (see {@link KernelPath#step(Cpu)}). */
     public abstract long step(KernelCpu cpu);
+
+    /** How this path, entered as a system call, takes the caller's mmap_lock (mmapLock=rwsem); none by default. */
+    public MmapLocking.Hold mmapLock() {
+        return MmapLocking.Hold.NONE;
+    }
 }

@@ -457,6 +457,28 @@ public final class Kernel implements AutoCloseable, BackendContext {
         return ipiDelivery;
     }
 
+    /** Set while a RESCHEDULE_VECTOR IPI is being sent: its arrivals wake the target instead of running call-function csds. */
+    private boolean sendingReschedule;
+
+    /**
+     * smp_send_reschedule() from {@code from} to {@code target} through the backend's IPI
+     * delivery (APIC, PV send-IPI hypercall, event channel): what the sender pays. On arrival the
+     * target takes the interrupt (sysvec_reschedule_ipi) and, if halted, leaves HLT.
+     */
+    public long sendReschedule(KernelCpu from, KernelCpu target) {
+        sendingReschedule = true;
+        try {
+            return ipiDelivery.send(from, new dev.pvtlb.smp.Cpu[] {target}, 1);
+        } finally {
+            sendingReschedule = false;
+        }
+    }
+
+    /** Whether the IPI being sent is a reschedule IPI (a delivery that adds work for call-function IPIs only skips it). */
+    public boolean sendingReschedule() {
+        return sendingReschedule;
+    }
+
 
     /** The host model the vCPUs run on, or null on bare metal. */
     public VcpuHost vcpuHost() {

@@ -53,6 +53,8 @@ public final class KernelCpu implements Cpu, Event {
     final ArrayDeque<Csd> callSingleQueue = new ArrayDeque<>();
     private final CallFunctionInterrupt ipiHandler = new CallFunctionInterrupt();
     private final Event ipiArrival = this::ipiArrived;
+    private final Event reschedArrival = this::reschedArrived;
+    private final RescheduleInterrupt reschedHandler = new RescheduleInterrupt();
 
     // Execution.
     private KernelPath[] stack = new KernelPath[16];
@@ -348,7 +350,16 @@ public final class KernelCpu implements Cpu, Event {
      */
     public void scheduleIpiArrival(String kind, KernelCpu from, long sentAt, long time) {
         guest.cpuTime().flow(kind, from.id, sentAt, id, time);
-        guest.engine().at(time, ipiArrival);
+        guest.engine().at(time, guest.sendingReschedule() ? reschedArrival : ipiArrival);
+    }
+
+    /** A RESCHEDULE_VECTOR IPI: a woken task waits in the run queue; a halted CPU leaves HLT to run it. */
+    private void reschedArrived(Engine e) {
+        guest.vmstat().inc(Counter.IPIS_RECEIVED);
+        if (blocked && irqOff == 0 && blockedCategory == TimeCategory.IDLE) {
+            call(reschedHandler);
+            wake();
+        }
     }
 
     private void ipiArrived(Engine e) {

@@ -26,6 +26,12 @@ public final class Mmap extends InternalPath {
         this.result = result;
     }
 
+    /** vm_mmap_pgoff(): mmap_write_lock_killable. */
+    @Override
+    public MmapLocking.Hold mmapLock() {
+        return MmapLocking.Hold.WRITE;
+    }
+
     @Override
     public long step(KernelCpu cpu) {
         Kernel g = cpu.kernel();

@@ -36,6 +36,12 @@ public final class MovePageTables extends InternalPath {
         this.len = len;
     }
 
+    /** mremap(): mmap_write_lock_killable. */
+    @Override
+    public MmapLocking.Hold mmapLock() {
+        return MmapLocking.Hold.WRITE;
+    }
+
     @Override
     public long step(KernelCpu cpu) {
         Kernel g = cpu.kernel();

@@ -26,6 +26,12 @@ public final class Mprotect extends InternalPath {
         this.writable = writable;
     }
 
+    /** do_mprotect_pkey(): mmap_write_lock_killable. */
+    @Override
+    public MmapLocking.Hold mmapLock() {
+        return MmapLocking.Hold.WRITE;
+    }
+
     @Override
     public long step(KernelCpu cpu) {
         if (pc == 1) {

@@ -20,14 +20,27 @@ public final class PageFault extends InternalPath {
     private final long va;
     private final boolean write;
 
+    /** The task whose read hold of the mmap_lock this fault releases when done, or null. */
+    private final Task lockHolder;
+
     public PageFault(Mm mm, long va, boolean write) {
+        this(mm, va, write, null);
+    }
+
+    /** A fault taken by {@code lockHolder}, which holds the mmap_lock for reading and drops it when the fault is handled. */
+    public PageFault(Mm mm, long va, boolean write, Task lockHolder) {
         this.mm = mm;
         this.va = va & ~0xfffL;
         this.write = write;
+        this.lockHolder = lockHolder;
     }
 
     @Override
     public long step(KernelCpu cpu) {
+        if (pc == 1) {
+            cpu.ret();
+            return MmapLocking.unlock(cpu, lockHolder); // mmap_read_unlock() at the end of do_user_addr_fault()
+        }
         Kernel g = cpu.kernel();
         Vma vma = mm.findVma(va);
         if (vma == null || (write && !vma.writable())) {
@@ -51,7 +64,11 @@ public final class PageFault extends InternalPath {
             }
         }
         g.vmstat().inc(Counter.PAGE_FAULTS);
-        cpu.ret();
+        if (lockHolder != null) {
+            pc = 1;
+        } else {
+            cpu.ret();
+        }
         return g.costs().faultNs;
     }
 

@@ -20,6 +20,9 @@ public final class Task {
     TaskState state = TaskState.RUNNABLE;
     Op op;
     long sliceStart;
+    /** How this task holds its mm's mmap_lock now, and how it asked for it while it sleeps on it. */
+    MmapLocking.Hold mmapLockHeld = MmapLocking.Hold.NONE;
+    MmapLocking.Hold mmapLockWanted = MmapLocking.Hold.NONE;
 
     public Task(int id, String name, Mm mm, KernelCpu cpu, Program program, SplittableRandom random) {
         this.id = id;
@@ -61,6 +64,37 @@ public final class Task {
     public void sleep(long ns) {
         state = TaskState.SLEEPING;
         cpu.kernel().engine().at(cpu.kernel().engine().now() + ns, wakeUp);
+    }
+
+    /** How this task holds its mm's mmap_lock. */
+    public MmapLocking.Hold mmapLockHeld() {
+        return mmapLockHeld;
+    }
+
+    /** schedule() with no timer: the task sleeps until {@link #wakeFrom} (a lock's waker). */
+    void block() {
+        state = TaskState.SLEEPING;
+    }
+
+    /**
+     * try_to_wake_up() from {@code waker}: the task goes to its CPU's run queue; a CPU halted in
+     * its idle loop is sent a reschedule IPI. Returns what the waker pays.
+     */
+    long wakeFrom(KernelCpu waker) {
+        if (state != TaskState.SLEEPING) {
+            return 0;
+        }
+        if (cpu.current() == this) {
+            // Still on its CPU, not yet scheduled out (ttwu_runnable(): p->on_rq): it just goes on.
+            state = TaskState.RUNNING;
+            return 0;
+        }
+        state = TaskState.RUNNABLE;
+        cpu.runQueue.add(this);
+        if (cpu != waker && cpu.isHalted()) {
+            return cpu.kernel().sendReschedule(waker, cpu);
+        }
+        return 0;
     }
 
     /** try_to_wake_up() on the task's own CPU (a local timer, no IPI). */

@@ -19,10 +19,11 @@ final class UserMode extends InternalPath {
     public long step(KernelCpu cpu) {
         Kernel g = cpu.kernel();
         g.rcu().quiescentState(cpu);
+        if (task.state == TaskState.SLEEPING) {
+            // Asleep: on a timer (an op that is done) or on a lock (an op to retry when woken).
+            return leave(cpu);
+        }
         if (task.op == null) {
-            if (task.state == TaskState.SLEEPING) {
-                return leave(cpu);
-            }
             if (!cpu.runQueue.isEmpty() && g.engine().now() - task.sliceStart >= g.config().schedSliceNs()) {
                 task.state = TaskState.RUNNABLE;
                 cpu.runQueue.add(task);

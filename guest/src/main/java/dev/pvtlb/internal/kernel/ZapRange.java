@@ -41,6 +41,19 @@ public final class ZapRange extends InternalPath {
         this.kind = kind;
     }
 
+    /**
+     * munmap write-locks (and downgrades before the zap); madvise(MADV_DONTNEED) only reads
+     * (madvise_need_mmap_write() is false for it); a truncation takes i_mmap_rwsem, not mmap_lock.
+     */
+    @Override
+    public MmapLocking.Hold mmapLock() {
+        return switch (kind) {
+            case MUNMAP -> MmapLocking.Hold.WRITE;
+            case MADV_DONTNEED -> MmapLocking.Hold.READ;
+            case TRUNCATE -> MmapLocking.Hold.NONE;
+        };
+    }
+
     @Override
     public long step(KernelCpu cpu) {
         Kernel g = cpu.kernel();
@@ -56,6 +69,9 @@ public final class ZapRange extends InternalPath {
                 pending = mm.beginFlushPending(start, end);
                 if (kind == Kind.MUNMAP) {
                     mm.removeRange(start, end);
+                    // The VMAs are detached: the zap and its flush run under the read lock
+                    // (mmap_write_downgrade in do_vmi_align_munmap; dd2283f2605e, 4.20).
+                    cost += MmapLocking.downgrade(cpu, cpu.current());
                 }
                 g.pageTables().unmap(mm.pgd(), start, end, gather);
                 cost += (long) gather.clearedPtes() * c.pteOpNs;

@@ -24,6 +24,9 @@ public final class Mm implements MmHandle {
     private final CpuMask cpumask;
     private final ContendedLine cpumaskLine = new ContendedLine();
     private final ContendedLine tlbGenLine = new ContendedLine();
+    /** mm->mmap_lock and the cache line of its count, which every down and up writes atomically. */
+    private final MmapLock mmapLock = new MmapLock();
+    private final ContendedLine mmapLockLine = new ContendedLine();
     private final TreeMap<Long, Vma> vmas = new TreeMap<>();
     /**
      * The VMA found last, tried before the tree: a fault loop hits one VMA page after page (the
@@ -138,6 +141,14 @@ public final class Mm implements MmHandle {
 
     public ContendedLine tlbGenLine() {
         return tlbGenLine;
+    }
+
+    public MmapLock mmapLock() {
+        return mmapLock;
+    }
+
+    public ContendedLine mmapLockLine() {
+        return mmapLockLine;
     }
 
     @Override

@@ -4,13 +4,23 @@ import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.Task;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.kernel.InternalPath;
+import dev.pvtlb.internal.kernel.MmapLockedCall;
+import dev.pvtlb.internal.kernel.MmapLocking;
 import dev.pvtlb.smp.KernelPath;
 import java.util.function.Function;
 
-/** A system call: pushes its kernel path (timed into a recorder if given) and is done. */
+/**
+ * A system call: pushes its kernel path (timed into a recorder if given) and is done. With
+ * {@code mmapLock=rwsem}, a path that takes the mmap_lock ({@link InternalPath#mmapLock()}) is
+ * entered only once the task holds it; a task that must wait sleeps and retries this step when
+ * woken, and the time it slept counts in the call's latency, as a caller of munmap sees it.
+ */
 public final class Syscall implements Op {
     private final Function<Task, KernelPath> path;
     private final LatencyRecorder recorder;
+    /** The path, made at the first attempt (a sleeper's retry enters the same one). */
+    private KernelPath made;
+    private long firstAttempt = -1;
 
     public Syscall(Function<Task, KernelPath> path, LatencyRecorder recorder) {
         this.path = path;
@@ -19,33 +29,47 @@ public final class Syscall implements Op {
 
     @Override
     public long run(KernelCpu cpu, Task task) {
-        KernelPath p = path.apply(task);
+        if (made == null) {
+            made = path.apply(task);
+            firstAttempt = cpu.kernel().engine().now();
+        }
+        long cost = 0;
+        KernelPath p = made;
+        MmapLocking.Hold use = p instanceof InternalPath ip && cpu.kernel().knobs().mmapLock ? ip.mmapLock() : MmapLocking.Hold.NONE;
+        if (use != MmapLocking.Hold.NONE) {
+            if (task.mmapLockHeld() == MmapLocking.Hold.NONE) {
+                cost = MmapLocking.lock(cpu, task, use);
+                if (task.mmapLockHeld() == MmapLocking.Hold.NONE) {
+                    return cost; // asleep on the lock; this step runs again once it is granted
+                }
+            }
+            p = new MmapLockedCall(p, task);
+        }
         task.opDone();
-        cpu.call(recorder == null ? p : new Timed(p, recorder));
-        return 0;
+        cpu.call(recorder == null ? p : new Timed(p, recorder, firstAttempt));
+        return cost;
     }
 
-    /** Measures a kernel path from its first step to its return, in virtual time. */
+    /** Measures a kernel path from the call's first attempt to its return, in virtual time. */
     private static final class Timed extends InternalPath {
         private final KernelPath inner;
         private final LatencyRecorder recorder;
-        private long start;
+        private final long start;
 
-        Timed(KernelPath inner, LatencyRecorder recorder) {
+        Timed(KernelPath inner, LatencyRecorder recorder, long start) {
             this.inner = inner;
             this.recorder = recorder;
+            this.start = start;
         }
 
         @Override
         public long step(KernelCpu cpu) {
-            long now = cpu.kernel().engine().now();
             if (pc == 0) {
-                start = now;
                 pc = 1;
                 cpu.call(inner);
                 return 0;
             }
-            recorder.addNs(now - start);
+            recorder.addNs(cpu.kernel().engine().now() - start);
             cpu.ret();
             return 0;
         }

@@ -2,6 +2,7 @@ package dev.pvtlb.internal.workload;
 
 import dev.pvtlb.model.NoProgressException;
 import dev.pvtlb.internal.kernel.PageFault;
+import dev.pvtlb.internal.kernel.MmapLocking;
 import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.Task;
 import dev.pvtlb.internal.kernel.KernelCpu;
@@ -74,10 +75,26 @@ public final class Touch implements Op {
                 }
                 pendingVa = va;
                 pendingWrite = write;
-                cpu.call(new PageFault(task.mm(), va, write));
+                if (cpu.kernel().knobs().mmapLock) {
+                    // do_user_addr_fault(): mmap_read_lock (lock_mm_and_find_vma); asleep behind a
+                    // writer, the access is retried when the lock is granted.
+                    if (task.mmapLockHeld() == MmapLocking.Hold.NONE) {
+                        ps += MmapLocking.lock(cpu, task, MmapLocking.Hold.READ) * 1000;
+                        if (task.mmapLockHeld() == MmapLocking.Hold.NONE) {
+                            break;
+                        }
+                    }
+                    cpu.call(new PageFault(task.mm(), va, write, task));
+                } else {
+                    cpu.call(new PageFault(task.mm(), va, write));
+                }
                 break;
             }
             pendingVa = -1;
+            if (task.mmapLockHeld() != MmapLocking.Hold.NONE) {
+                // Granted the read lock while asleep, but another CPU's fault mapped the page meanwhile.
+                ps += MmapLocking.unlock(cpu, task) * 1000;
+            }
             ps += c;
             done++;
             remaining--;

@@ -83,7 +83,8 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
      */
     private long sendCallFuncIpi(HypercallIpi ipi, Cpu from, Cpu[] targets, int count) {
         long cost = ipi.send(from, targets, count);
-        if (!pvSchedYield) {
+        if (!pvSchedYield || guest.sendingReschedule()) {
+            // kvm_smp_send_call_func_ipi() yields; a reschedule IPI goes through kvm_send_ipi_mask() alone.
             return cost;
         }
         for (int i = 0; i < count; i++) {

@@ -43,6 +43,8 @@ public final class HostModel implements VcpuHost {
     private final VcpuEntryHook hook;
     private final KvmSpin kvm;
     private final long sliceNs;
+    /** host.scheduler=cfs: CFS's wake-up placement, preemption and slice; null under EEVDF. */
+    private final CfsWakeup cfs;
     private final long entryNs;
     /** kvm->last_boosted_vcpu. */
     int lastBoostedVcpu = -1;
@@ -58,6 +60,7 @@ public final class HostModel implements VcpuHost {
         this.hook = hook;
         this.kvm = kvm;
         this.sliceNs = guest.costs().hostSliceNs;
+        this.cfs = guest.knobs().hostCfs ? new CfsWakeup(guest.config().pcpus() == 0 ? guest.cpus().length : guest.config().pcpus()) : null;
         this.entryNs = guest.costs().vmexitNs;
         KernelCpu[] cpus = guest.cpus();
         int n = cpus.length;
@@ -119,7 +122,8 @@ public final class HostModel implements VcpuHost {
         }
         pc.timerArmed = true;
         long gen = ++pc.timerGen;
-        long slice = engine.chooseInRange(ChoicePoint.PREEMPT, sliceNs / 2, sliceNs * 3 / 2, SLICE_POINTS);
+        long base = cfs == null ? sliceNs : cfs.slice(pc.nrRunning());
+        long slice = engine.chooseInRange(ChoicePoint.PREEMPT, base / 2, base * 3 / 2, SLICE_POINTS);
         if (pc.current != null) {
             pc.current.deadline = pc.current.vruntime + slice;
         }
@@ -377,7 +381,7 @@ public final class HostModel implements VcpuHost {
         pc.account(engine.now());
         long min = pc.minVruntime(v);
         if (min != Long.MAX_VALUE) {
-            v.vruntime = min - v.lag; // place_entity()
+            v.vruntime = cfs != null ? cfs.place(v.vruntime, min) : min - v.lag; // place_entity()
         }
         if (cur == null) {
             voidTimer(pc);
@@ -386,7 +390,8 @@ public final class HostModel implements VcpuHost {
             // Draining: the guest's last work preempts another VM at once (the armed timer is void).
             voidTimer(pc);
             sliceEnd(pc);
-        } else if (!cur.entering && v.vruntime < cur.vruntime && v.vruntime + sliceNs < cur.deadline) {
+        } else if (!cur.entering && (cfs != null ? cfs.preempts(cur.vruntime, v.vruntime)
+                : v.vruntime < cur.vruntime && v.vruntime + sliceNs < cur.deadline)) {
             // check_preempt_wakeup_fair(): the current vCPU is no longer eligible and the woken one's deadline is earlier.
             voidTimer(pc);
             switchTo(pc, v);

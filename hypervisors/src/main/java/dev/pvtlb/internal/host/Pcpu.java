@@ -82,6 +82,17 @@ public final class Pcpu {
         return n == 0 || v.vruntime * n <= sum;
     }
 
+    /** nr_running: the current vCPU and those waiting for this pCPU. */
+    int nrRunning() {
+        int n = 0;
+        for (HostVcpu o : vcpus) {
+            if (o == current || o.state == VcpuState.RUNNABLE) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Another vCPU than {@code v} waits for this pCPU (single_task_running() is false). */
     boolean othersRunnable(HostVcpu v) {
         for (HostVcpu o : vcpus) {

@@ -1,0 +1,35 @@
+package dev.pvtlb.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** mmapLock=rwsem in whole runs: tasks sleep on mm->mmap_lock and are woken by reschedule IPIs. */
+class MmapLockRunTest {
+    static Scenario ebizzy(String lock) {
+        return Scenario.of("ebizzy").set("vcpus", "4").set("threads", "4").set("ops", "3").set("mmapLock", lock);
+    }
+
+    @Test
+    void withoutTheLockNobodyWaits() {
+        RunReport r = Runner.run(ebizzy("off"));
+        assertEquals(0, r.counters().get("mmap_lock_waits"));
+        assertEquals(384, r.counters().get("page_faults"), "4 threads x 3 chunks x 32 pages");
+    }
+
+    @Test
+    void writersSerialiseAndFaultsQueueBehindThem() {
+        RunReport r = Runner.run(ebizzy("rwsem"));
+        assertEquals(384, r.counters().get("page_faults"), "the same work");
+        assertEquals(57, r.counters().get("mmap_lock_waits"));
+        assertEquals(0, r.hazards().size());
+    }
+
+    @Test
+    void theLockCostsThroughput() {
+        double off = Runner.run(ebizzy("off")).metrics().get("records_per_s").mean();
+        double rwsem = Runner.run(ebizzy("rwsem")).metrics().get("records_per_s").mean();
+        assertEquals(51175, Math.round(rwsem));
+        assertEquals(true, rwsem < off, "off " + off + " rwsem " + rwsem);
+    }
+}

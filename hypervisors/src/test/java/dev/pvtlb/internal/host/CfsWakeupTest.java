@@ -1,0 +1,46 @@
+package dev.pvtlb.internal.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pvtlb.run.RunReport;
+import dev.pvtlb.run.Runner;
+import dev.pvtlb.run.Scenario;
+import org.junit.jupiter.api.Test;
+
+/** host.scheduler=cfs: CFS's wake-up placement, wake-up preemption and slice (fair.c up to 6.5). */
+class CfsWakeupTest {
+    @Test
+    void tunablesScaleWithTheLogOfUpToEightCpus() {
+        CfsWakeup big = new CfsWakeup(64); // factor 4: latency 24 ms, wake-up granularity 4 ms
+        assertEquals(12_000_000, big.slice(2), "24 ms period shared by two");
+        assertEquals(3_000_000, big.slice(10), "past sched_nr_latency: 10 x 3 ms min granularity, shared by ten");
+        CfsWakeup one = new CfsWakeup(1); // factor 1
+        assertEquals(3_000_000, one.slice(2));
+    }
+
+    @Test
+    void aSleeperIsPlacedHalfALatencyBackAndPreemptsPastTheGranularity() {
+        CfsWakeup c = new CfsWakeup(64);
+        assertEquals(88_000_000, c.place(0, 100_000_000), "GENTLE_FAIR_SLEEPERS: min_vruntime - 12 ms");
+        assertEquals(99_000_000, c.place(99_000_000, 100_000_000), "a thread that slept briefly keeps its own vruntime");
+        assertTrue(c.preempts(100_000_000, 88_000_000), "12 ms ahead > 4 ms");
+        assertFalse(c.preempts(100_000_000, 96_000_000), "exactly the granularity does not preempt");
+    }
+
+    /**
+     * ebizzy with mmap_lock on 4 vCPUs, a CPU-bound VM beside it: each lock handoff wakes a
+     * halted vCPU whose pCPU runs the other VM. EEVDF lets the woken vCPU wait for the current
+     * slice; CFS's sleeper placement preempts at once.
+     */
+    @Test
+    void aWokenVcpuWaitsForItsPcpuUnderEevdfAndPreemptsUnderCfs() {
+        Scenario s = Scenario.of("ebizzy").backend("kvm").set("vms", "2").set("vcpus", "4").set("threads", "4")
+                .set("mmapLock", "rwsem");
+        RunReport eevdf = Runner.run(s);
+        RunReport cfs = Runner.run(s.set("host.scheduler", "cfs"));
+        assertEquals(10867, Math.round(eevdf.metrics().get("records_per_s").mean()));
+        assertEquals(22283, Math.round(cfs.metrics().get("records_per_s").mean()));
+    }
+}
