@@ -75,6 +75,9 @@ public final class GupFast extends InternalPath {
             level = Level.PGD;
             table = mm.pgd();
             expectedGen = frames.generation(table);
+            done = 0;
+            first = 0;
+            stalled = false;
             pc = 1;
             return g.costs().syscallNs / 2;
         }

@@ -16,12 +16,12 @@ import dev.pvtlb.stats.Counter;
  * workload bug and stops the run with a message (SIGSEGV).
  */
 public final class PageFault extends InternalPath {
-    private final Mm mm;
-    private final long va;
-    private final boolean write;
+    private Mm mm;
+    private long va;
+    private boolean write;
 
     /** The task whose read hold of the mmap_lock this fault releases when done, or null. */
-    private final Task lockHolder;
+    private Task lockHolder;
 
     public PageFault(Mm mm, long va, boolean write) {
         this(mm, va, write, null);
@@ -29,10 +29,19 @@ public final class PageFault extends InternalPath {
 
     /** A fault taken by {@code lockHolder}, which holds the mmap_lock for reading and drops it when the fault is handled. */
     public PageFault(Mm mm, long va, boolean write, Task lockHolder) {
+        of(mm, va, write, lockHolder);
+    }
+
+    /**
+     * This fault object made into another fault, for a caller that takes one fault at a time
+     * and reuses it once the last has returned (a batch of accesses faults again and again).
+     */
+    public PageFault of(Mm mm, long va, boolean write, Task lockHolder) {
         this.mm = mm;
         this.va = va & ~0xfffL;
         this.write = write;
         this.lockHolder = lockHolder;
+        return this;
     }
 
     @Override

@@ -15,9 +15,12 @@ public final class Speculation {
     public static final long TICK_NS = 1_000;
 
     private final Kernel guest;
+    /** Each CPU's tick as one event object, scheduled again and again (no garbage per tick). */
+    private final dev.pvtlb.internal.sim.Event[] ticks;
 
     public Speculation(Kernel guest) {
         this.guest = guest;
+        this.ticks = new dev.pvtlb.internal.sim.Event[guest.cpus().length];
     }
 
     /** enter_lazy_tlb() on an idle CPU: speculation may start. */
@@ -26,7 +29,11 @@ public final class Speculation {
     }
 
     private void schedule(KernelCpu cpu) {
-        guest.engine().at(guest.engine().now() + TICK_NS, e -> tick(cpu));
+        dev.pvtlb.internal.sim.Event t = ticks[cpu.id];
+        if (t == null) {
+            t = ticks[cpu.id] = e -> tick(cpu);
+        }
+        guest.engine().at(guest.engine().now() + TICK_NS, t);
     }
 
     private void tick(KernelCpu cpu) {

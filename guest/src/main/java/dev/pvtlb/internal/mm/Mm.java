@@ -24,9 +24,9 @@ public final class Mm implements MmHandle {
     private final CpuMask cpumask;
     private final ContendedLine cpumaskLine = new ContendedLine();
     private final ContendedLine tlbGenLine = new ContendedLine();
-    /** mm->mmap_lock and the cache line of its count, which every down and up writes atomically. */
-    private final MmapLock mmapLock = new MmapLock();
-    private final ContendedLine mmapLockLine = new ContendedLine();
+    /** mm->mmap_lock and the cache line of its count, which every down and up writes atomically (made at first use). */
+    private MmapLock mmapLock;
+    private ContendedLine mmapLockLine;
     private final TreeMap<Long, Vma> vmas = new TreeMap<>();
     /**
      * The VMA found last, tried before the tree: a fault loop hits one VMA page after page (the
@@ -144,11 +144,11 @@ public final class Mm implements MmHandle {
     }
 
     public MmapLock mmapLock() {
-        return mmapLock;
+        return mmapLock == null ? (mmapLock = new MmapLock()) : mmapLock;
     }
 
     public ContendedLine mmapLockLine() {
-        return mmapLockLine;
+        return mmapLockLine == null ? (mmapLockLine = new ContendedLine()) : mmapLockLine;
     }
 
     @Override
@@ -248,12 +248,13 @@ public final class Mm implements MmHandle {
     public boolean removeRange(long start, long end) {
         splitAt(start);
         splitAt(end);
-        List<Long> doomed = new ArrayList<>(vmas.subMap(start, true, end, false).keySet());
-        for (Long k : doomed) {
-            vmas.remove(k);
-            lastFound = null;
+        java.util.NavigableMap<Long, Vma> doomed = vmas.subMap(start, true, end, false);
+        if (doomed.isEmpty()) {
+            return false;
         }
-        return !doomed.isEmpty();
+        doomed.clear();
+        lastFound = null;
+        return true;
     }
 
     /** Changes the protection of [start, end), splitting as needed (mprotect_fixup). */

@@ -18,7 +18,7 @@ import java.util.function.Function;
 public final class Syscall implements Op {
     private final Function<Task, KernelPath> path;
     private final LatencyRecorder recorder;
-    /** The path, made at the first attempt (a sleeper's retry enters the same one). */
+    /** The path, made at the first attempt of a call (a sleeper's retry enters the same one). */
     private KernelPath made;
     private long firstAttempt = -1;
 
@@ -46,6 +46,7 @@ public final class Syscall implements Op {
             p = new MmapLockedCall(p, task);
         }
         task.opDone();
+        made = null; // a program may issue this op again: the next call makes its path anew
         cpu.call(recorder == null ? p : new Timed(p, recorder, firstAttempt));
         return cost;
     }

@@ -36,6 +36,8 @@ public final class Touch implements Op {
     private long pendingVa = -1;
     private boolean pendingWrite;
     private int faultsInARow;
+    /** The fault this batch takes, one at a time (it has returned before the batch runs on). */
+    private PageFault fault;
 
     public Touch(long base, int pages, long accesses, double writeFraction, boolean sequential, LatencyRecorder recorder) {
         this.base = base;
@@ -44,6 +46,10 @@ public final class Touch implements Op {
         this.writeFraction = writeFraction;
         this.sequential = sequential;
         this.recorder = recorder;
+    }
+
+    private PageFault fault(dev.pvtlb.internal.mm.Mm mm, long va, boolean write, Task holder) {
+        return fault == null ? (fault = new PageFault(mm, va, write, holder)) : fault.of(mm, va, write, holder);
     }
 
     @Override
@@ -84,9 +90,9 @@ public final class Touch implements Op {
                             break;
                         }
                     }
-                    cpu.call(new PageFault(task.mm(), va, write, task));
+                    cpu.call(fault(task.mm(), va, write, task));
                 } else {
-                    cpu.call(new PageFault(task.mm(), va, write));
+                    cpu.call(fault(task.mm(), va, write, null));
                 }
                 break;
             }

@@ -68,8 +68,10 @@ abstract class Catalogue implements Workload {
         return new Delay(min, max, points);
     }
 
+    /** A gup_fast() call; issued again, it walks again with the same path object. */
     static Op gupFast(Mm mm, long va, int pages) {
-        return new Syscall(t -> new GupFast(mm, va, pages, pte -> { }), null);
+        GupFast walk = new GupFast(mm, va, pages, pte -> { });
+        return new Syscall(t -> walk, null);
     }
 
     @Override

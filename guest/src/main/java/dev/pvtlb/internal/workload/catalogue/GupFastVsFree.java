@@ -58,6 +58,9 @@ public final class GupFastVsFree extends Catalogue {
         // unmap returned; its phase against the unmapper is chosen among 64 offsets spanning
         // more than one pin.
         Op[] head = {populated.await(), delay(0, 6_300, 64)};
+        // One pin op, issued again and again (each call restarts its walk): the explorer runs
+        // this scenario tens of thousands of times, and a new op per pin was most of its garbage.
+        Op pin = gupFast(mm, r, PAGES);
         g.spawn("gup", mm, 1, new Program() {
             int i;
 
@@ -66,7 +69,7 @@ public final class GupFastVsFree extends Catalogue {
                 if (i < head.length) {
                     return head[i++];
                 }
-                return unmapped.isSet() ? null : gupFast(mm, r, PAGES);
+                return unmapped.isSet() ? null : pin;
             }
         });
         g.spawn("unmapper", mm, 0, new Sequence(List.of(populate(r, PAGES), populated.raise(), spin(10_000),
