@@ -35,6 +35,11 @@ final class CallFunctionInterrupt extends InternalPath {
             csd.done.accept(cpu);
             return cost;
         }
+        Speculation speculation = cpu.kernel().speculation();
+        if (speculation != null && cpu.tlbState.isLazy) {
+            // The functions have run and the csds are released; the exit runs on the lazy CR3.
+            speculation.leavingInterrupt(cpu);
+        }
         cpu.irqEnable();
         cpu.ret();
         cpu.kernel().ledger().addNs(CostPart.TARGET_IRQ, half);

@@ -8,7 +8,8 @@ import dev.pvtlb.model.ChoicePoint;
  * and paging-structure caches; this is why freed page tables must reach lazy CPUs too (Rik van
  * Riel, "x86,tlb,mm: make lazy TLB mode even lazier", LKML June 2018). While a CPU is idle and
  * lazy, every {@link #TICK_NS} a choice point (SPECULATIVE_WALK) decides whether it walks the
- * address it last used. Off unless the scenario asks for it (GuestConfig.speculativeWalks).
+ * address it last used, and once more when it returns from an interrupt handler to its idle loop
+ * ({@link #interruptReturned}). Off unless the scenario asks for it (GuestConfig.speculativeWalks).
  */
 public final class Speculation {
     /** How often an idle lazy CPU may start a speculative walk: a granularity of the model. */
@@ -36,9 +37,28 @@ public final class Speculation {
         guest.engine().at(guest.engine().now() + TICK_NS, t);
     }
 
+    /**
+     * A lazy CPU leaves an interrupt handler (generic_smp_call_function_interrupt() after, say,
+     * tlb_remove_table_smp_sync()) for its idle loop: it executes on the old CR3 until it halts
+     * again, and its hardware may walk then, not only at a tick. Without this moment a walk in
+     * that window, shorter than a tick, is never tried: the window in which tlb_remove_table_one()
+     * frees a table this CPU still caches, as soon as the CPU has answered the sync IPI, while
+     * the flush that will reach it is still to come.
+     */
+    public void leavingInterrupt(KernelCpu cpu) {
+        maybeWalk(cpu);
+    }
+
     private void tick(KernelCpu cpu) {
+        if (maybeWalk(cpu)) {
+            schedule(cpu);
+        }
+    }
+
+    /** Whether {@code cpu} is still idle and lazy on a user mm; if so, it may walk now (a choice). */
+    private boolean maybeWalk(KernelCpu cpu) {
         if (!cpu.tlbState.isLazy || cpu.loadedMm().isInitMm() || guest.liveTasks() == 0) {
-            return;
+            return false;
         }
         // A vCPU the host is not running (halted, preempted) executes nothing, so it walks
         // nothing now; but it is still lazy on the old CR3, and once it runs again (a timer
@@ -48,6 +68,6 @@ public final class Speculation {
         if (cpu.vcpuRunning() && va >= 0 && guest.engine().choose(ChoicePoint.SPECULATIVE_WALK, 2) == 1) {
             cpu.speculativeWalk(va);
         }
-        schedule(cpu);
+        return true;
     }
 }

@@ -44,27 +44,42 @@ public final class Arm64Backend extends GuestTableFree {
         this.broadcast = k.get(FLUSH.name()).equals("broadcast");
     }
 
-    /** The broadcast path: every CPU of the domain invalidates; the initiator waits in DSB ISH. */
+    /**
+     * The broadcast path: every CPU of the domain invalidates; the initiator waits in DSB ISH, and
+     * only its completion guarantees the other CPUs have dropped the entries ({@link AwaitedInvalidation}).
+     */
     @PvOp("flush_tlb_broadcast")
     public boolean flushTlbBroadcast(Cpu view, FlushTlbInfo info) {
         KernelCpu cpu = (KernelCpu) view;
         if (!broadcast) {
             return false;
         }
-        cpu.call(new OneStep("__flush_tlb_range", c -> {
-            Kernel g = c.kernel();
-            Costs costs = g.costs();
-            boolean asid = info.isFullFlush() || info.pages() > costs.tlbiMaxOps;
-            long ops = asid ? 1 : info.pages();
-            for (KernelCpu t : g.cpus()) {
-                Invalidate.mmRange(t, info, asid);
-                if (t != c) {
-                    t.injectHostWork(ops * costs.tlbiBystanderNs, TimeCategory.REMOTE_INVALIDATION, "tlbi_is");
-                }
+        cpu.call(new AwaitedInvalidation("__flush_tlb_range", new AwaitedInvalidation.Request() {
+            private long ops;
+            private boolean asid;
+
+            @Override
+            public long issue(KernelCpu c) {
+                // TLBI ...IS per page (or one ASIDE1IS), then DSB ISH waits for every CPU of the domain.
+                Costs costs = c.kernel().costs();
+                asid = info.isFullFlush() || info.pages() > costs.tlbiMaxOps;
+                ops = asid ? 1 : info.pages();
+                c.kernel().vmstat().add(Counter.BROADCAST_FLUSHES, ops);
+                return ops * costs.tlbiNs + costs.tlbiSyncNs;
             }
-            g.vmstat().add(Counter.BROADCAST_FLUSHES, ops);
-            info.localFlushed = true;
-            return ops * costs.tlbiNs + costs.tlbiSyncNs;
+
+            @Override
+            public void complete(KernelCpu c) {
+                // DSB ISH completed: every CPU has dropped the entries and paid for processing them.
+                Kernel g = c.kernel();
+                for (KernelCpu t : g.cpus()) {
+                    Invalidate.mmRange(t, info, asid);
+                    if (t != c) {
+                        t.injectHostWork(ops * g.costs().tlbiBystanderNs, TimeCategory.REMOTE_INVALIDATION, "tlbi_is");
+                    }
+                }
+                info.localFlushed = true;
+            }
         }));
         return true;
     }

@@ -11,6 +11,7 @@ import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
+import dev.pvtlb.pvops.TlbGather;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
@@ -39,6 +40,21 @@ public final class XenPvBackend extends GuestTableFree {
             return hostFlush.flushByHypercall(c, mask, info, onePage ? HostFlush.Scope.PAGES : HostFlush.Scope.ALL,
                     onePage ? info.pages() * costs.invlpgNs : costs.fullFlushNs);
         }));
+    }
+
+    /**
+     * ___pte_free_tlb() (and the pmd and pud ones) call paravirt_release_pte() before
+     * tlb_remove_table(): xen_release_ptpage() unpins the table and makes it writable again,
+     * and Xen flushes every vCPU that may still cache it before the guest can write the frame
+     * ({@link HostFlush#pageTypeChangeFlush}). So in a PV guest a freed table is never walked
+     * through a stale paging-structure entry, whatever the guest flushes itself; a software walk
+     * (gup_fast) is not a TLB and is not protected by this.
+     */
+    @Override
+    @PvOp("tlb_remove_table")
+    public void tlbRemoveTable(Cpu cpu, TlbGather tlb, int table) {
+        hostFlush.pageTypeChangeFlush();
+        super.tlbRemoveTable(cpu, tlb, table);
     }
 
     public static final class Provider extends BackendProvider {

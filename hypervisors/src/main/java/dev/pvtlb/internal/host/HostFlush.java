@@ -124,6 +124,25 @@ public final class HostFlush implements VcpuEntryHook {
         }
     }
 
+    /**
+     * Xen's guard when a guest page-table page becomes writable again (_get_page_type() changing
+     * the page's type, on xen_release_ptpage()'s make_lowmem_page_readwrite()): flush_tlb_mask()
+     * of the domain's dirty CPUs, so no vCPU can still walk the frame through a cached entry once
+     * the guest may write it. Every vCPU is flushed (Xen's tlbflush_filter() would spare the ones
+     * that flushed since the page was last a table: a superset, for safety the same); running
+     * ones at once, the others at their next entry. Departure: its cost (the IPIs to the pCPUs,
+     * the flushes) is not charged, and it counts as no hypervisor flush.
+     */
+    public void pageTypeChangeFlush() {
+        for (KernelCpu target : guest.cpus()) {
+            if (host.vcpu(target.id).executing()) {
+                target.flushAllAsids();
+            } else {
+                pending[target.id] = true;
+            }
+        }
+    }
+
     /** A flush left for a vCPU that was not running is done right before guest code runs again. */
     @Override
     public void entryEnd(HostVcpu v) {
