@@ -9,7 +9,7 @@ import dev.pvtlb.model.ChoicePoint;
  * Riel, "x86,tlb,mm: make lazy TLB mode even lazier", LKML June 2018). While a CPU is idle and
  * lazy, every {@link #TICK_NS} a choice point (SPECULATIVE_WALK) decides whether it walks the
  * address it last used, and once more when it returns from an interrupt handler to its idle loop
- * ({@link #interruptReturned}). Off unless the scenario asks for it (GuestConfig.speculativeWalks).
+ * ({@link #leavingInterrupt}). Off unless the scenario asks for it (GuestConfig.speculativeWalks).
  */
 public final class Speculation {
     /** How often an idle lazy CPU may start a speculative walk: a granularity of the model. */

@@ -3,6 +3,7 @@ package dev.pvtlb.internal.workload;
 import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.Task;
 import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.AroundCall;
 import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.internal.kernel.MmapLockedCall;
 import dev.pvtlb.internal.kernel.MmapLocking;
@@ -52,32 +53,20 @@ public final class Syscall implements Op {
     }
 
     /** Measures a kernel path from the call's first attempt to its return, in virtual time. */
-    private static final class Timed extends InternalPath {
-        private final KernelPath inner;
+    private static final class Timed extends AroundCall {
         private final LatencyRecorder recorder;
         private final long start;
 
         Timed(KernelPath inner, LatencyRecorder recorder, long start) {
-            this.inner = inner;
+            super(inner);
             this.recorder = recorder;
             this.start = start;
         }
 
         @Override
-        public long step(KernelCpu cpu) {
-            if (pc == 0) {
-                pc = 1;
-                cpu.call(inner);
-                return 0;
-            }
+        protected long returned(KernelCpu cpu) {
             recorder.addNs(cpu.kernel().engine().now() - start);
-            cpu.ret();
             return 0;
-        }
-
-        @Override
-        public String name() {
-            return inner.name();
         }
     }
 }
