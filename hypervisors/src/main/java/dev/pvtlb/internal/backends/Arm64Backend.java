@@ -44,7 +44,11 @@ public final class Arm64Backend extends GuestTableFree {
         this.broadcast = k.get(FLUSH.name()).equals("broadcast");
     }
 
-    /** The broadcast path: every CPU of the domain invalidates; the initiator waits in DSB ISH. */
+    /**
+     * The broadcast path: every CPU of the domain invalidates and pays for each DVM operation and
+     * for the DSB's Sync; the initiator waits in DSB ISH for the slowest of them
+     * ({@link DvmBroadcastCost}, as a function of the domain's size).
+     */
     @PvOp("flush_tlb_broadcast")
     public boolean flushTlbBroadcast(Cpu view, FlushTlbInfo info) {
         KernelCpu cpu = (KernelCpu) view;
@@ -54,17 +58,19 @@ public final class Arm64Backend extends GuestTableFree {
         cpu.call(new OneStep("__flush_tlb_range", c -> {
             Kernel g = c.kernel();
             Costs costs = g.costs();
+            DvmBroadcastCost dvm = DvmBroadcastCost.of(costs);
             boolean asid = info.isFullFlush() || info.pages() > costs.tlbiMaxOps;
             long ops = asid ? 1 : info.pages();
-            for (KernelCpu t : g.cpus()) {
+            KernelCpu[] domain = g.cpus();
+            for (KernelCpu t : domain) {
                 Invalidate.mmRange(t, info, asid);
                 if (t != c) {
-                    t.injectHostWork(ops * costs.tlbiBystanderNs, TimeCategory.REMOTE_INVALIDATION, "tlbi_is");
+                    t.injectHostWork(dvm.bystanderNs(ops), TimeCategory.REMOTE_INVALIDATION, "tlbi_is");
                 }
             }
             g.vmstat().add(Counter.BROADCAST_FLUSHES, ops);
             info.localFlushed = true;
-            return ops * costs.tlbiNs + costs.tlbiSyncNs;
+            return dvm.initiatorNs(ops, domain.length);
         }));
         return true;
     }
