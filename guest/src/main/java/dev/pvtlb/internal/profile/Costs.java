@@ -38,6 +38,8 @@ public final class Costs {
     public final long tlbiNs;
     public final long tlbiSyncNs;
     public final long tlbiBystanderNs;
+    public final long tlbiBystanderSyncNs;
+    public final long tlbiDvmSnoopNs;
     public final int tlbiMaxOps;
     public final long invlpgbNs;
     public final int invlpgbCountMax;
@@ -77,6 +79,8 @@ public final class Costs {
         tlbiNs = p.ns("tlbi.ns");
         tlbiSyncNs = p.ns("tlbi.sync.ns");
         tlbiBystanderNs = p.ns("tlbi.bystander.ns");
+        tlbiBystanderSyncNs = p.ns("tlbi.bystander.sync.ns");
+        tlbiDvmSnoopNs = p.ns("tlbi.dvm.snoop.ns");
         tlbiMaxOps = Math.max(1, p.integer("tlbi.max_ops"));
         invlpgbNs = p.ns("invlpgb.ns");
         invlpgbCountMax = Math.max(1, p.integer("invlpgb.count_max"));

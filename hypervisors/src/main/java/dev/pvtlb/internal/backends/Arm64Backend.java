@@ -26,7 +26,12 @@ import dev.pvtlb.stats.TimeCategory;
  * instruction within the same inner shareable domain",
  * lore.kernel.org/r/20190617143255.10462-1-indou.takao@jp.fujitsu.com, {@code arm64.flush=local},
  * invalidates with local TLBIs on the CPUs of mm_cpumask through IPIs, which is only correct while
- * mm_cpumask is maintained ({@code arm64.mmCpumask}).
+ * mm_cpumask is maintained ({@code arm64.mmCpumask}). What a broadcast costs the initiator and every
+ * other CPU, as a function of the domain's size, is {@link DvmBroadcastCost}. With {@code arm64.kpti}
+ * the kernel is unmapped at EL0 and __tlbi_user() issues each TLBI a second time for the user ASID
+ * (USER_ASID_FLAG): two DVM operations per page. unmap_kernel_at_el0() (arch/arm64/kernel/cpufeature.c)
+ * turned KPTI on whenever CONFIG_RANDOMIZE_BASE=y from 4.16 to 5.1, before it consulted kpti_safe_list
+ * (where ThunderX2 is), and from 5.2 whenever KASLR did move the kernel; off by default, the model so far.
  */
 public final class Arm64Backend extends GuestTableFree {
     static final KnobSpec FLUSH = KnobSpec.choice("arm64.flush", "broadcast",
@@ -36,17 +41,25 @@ public final class Arm64Backend extends GuestTableFree {
     static final KnobSpec MM_CPUMASK = KnobSpec.choice("arm64.mmCpumask", "tracked",
             "tracked: switch_mm maintains mm_cpumask; stale: it stops doing so, as when no flush relied on it",
             "tracked", "stale");
+    static final KnobSpec KPTI = KnobSpec.bool("arm64.kpti", false,
+            "kernel unmapped at EL0 (KPTI): __tlbi_user() repeats every TLBI for the user ASID, two DVM operations per "
+                    + "page or ASID flush; unmap_kernel_at_el0() turned it on for KASLR kernels even on CPUs of kpti_safe_list");
 
     private final boolean broadcast;
+    /** TLBI instructions per page (or per ASID flush): 2 with KPTI, whose __tlbi_user() repeats each for the user ASID. */
+    private final int tlbisPerOp;
 
     Arm64Backend(Kernel guest, Knobs k) {
         super(guest.knobs());
         this.broadcast = k.get(FLUSH.name()).equals("broadcast");
+        this.tlbisPerOp = k.bool(KPTI.name()) ? 2 : 1;
     }
 
     /**
-     * The broadcast path: every CPU of the domain invalidates; the initiator waits in DSB ISH, and
-     * only its completion guarantees the other CPUs have dropped the entries ({@link AwaitedInvalidation}).
+     * The broadcast path: every CPU of the domain invalidates and pays for each DVM operation and
+     * for the DSB's Sync; the initiator waits in DSB ISH for the slowest of them
+     * ({@link DvmBroadcastCost}, as a function of the domain's size), and only the DSB's completion
+     * guarantees the other CPUs have dropped the entries ({@link AwaitedInvalidation}).
      */
     @PvOp("flush_tlb_broadcast")
     public boolean flushTlbBroadcast(Cpu view, FlushTlbInfo info) {
@@ -60,22 +73,24 @@ public final class Arm64Backend extends GuestTableFree {
 
             @Override
             public long issue(KernelCpu c) {
-                // TLBI ...IS per page (or one ASIDE1IS), then DSB ISH waits for every CPU of the domain.
+                // TLBI ...IS per page (or one ASIDE1IS), each twice under KPTI, then DSB ISH waits
+                // for every CPU of the domain.
                 Costs costs = c.kernel().costs();
                 asid = info.isFullFlush() || info.pages() > costs.tlbiMaxOps;
-                ops = asid ? 1 : info.pages();
+                ops = tlbisPerOp * (asid ? 1 : info.pages());
                 c.kernel().vmstat().add(Counter.BROADCAST_FLUSHES, ops);
-                return ops * costs.tlbiNs + costs.tlbiSyncNs;
+                return DvmBroadcastCost.of(costs).initiatorNs(ops, c.kernel().cpus().length);
             }
 
             @Override
             public void complete(KernelCpu c) {
                 // DSB ISH completed: every CPU has dropped the entries and paid for processing them.
                 Kernel g = c.kernel();
+                long bystander = DvmBroadcastCost.of(g.costs()).bystanderNs(ops);
                 for (KernelCpu t : g.cpus()) {
                     Invalidate.mmRange(t, info, asid);
                     if (t != c) {
-                        t.injectHostWork(ops * g.costs().tlbiBystanderNs, TimeCategory.REMOTE_INVALIDATION, "tlbi_is");
+                        t.injectHostWork(bystander, TimeCategory.REMOTE_INVALIDATION, "tlbi_is");
                     }
                 }
                 info.localFlushed = true;
@@ -93,7 +108,8 @@ public final class Arm64Backend extends GuestTableFree {
 
     public static final class Provider extends BackendProvider {
         public Provider() {
-            super("arm64", "arm64 bare metal: TLBI ...IS broadcast to every CPU of the domain (or local TLBIs by IPI)", false, FLUSH, MM_CPUMASK);
+            super("arm64", "arm64 bare metal: TLBI ...IS broadcast to every CPU of the domain (or local TLBIs by IPI)", false, FLUSH, MM_CPUMASK,
+                    KPTI);
         }
 
         @Override

@@ -153,7 +153,13 @@ class BackendScenarioTest {
 
     /** mm A on CPUs 0-1 unmapping 4 pages ten times; mm B on CPUs 2-3 only touching its memory. */
     private static Scripted twoProcesses(String flush) {
-        GuestConfig cfg = GuestConfig.builder().cpus(4).seed(4).backend("arm64").knob("arm64.flush", flush).build();
+        return twoProcesses(flush, "arm64.kpti=false");
+    }
+
+    private static Scripted twoProcesses(String flush, String kpti) {
+        String[] kv = kpti.split("=", 2);
+        GuestConfig cfg = GuestConfig.builder().cpus(4).seed(4).backend("arm64").knob("arm64.flush", flush).knob(kv[0], kv[1])
+                .build();
         Scripted s = new Scripted(cfg);
         long a = s.map(0, 64);
         List<Op> zero = new ArrayList<>(List.of(Scripted.populate(a, 64), Scripted.sleep(5_000)));
@@ -176,7 +182,9 @@ class BackendScenarioTest {
     @Test
     void arm64BroadcastChargesEveryCpuOfTheDomainWhileLocalChargesOnlyTheMask() {
         Scripted bc = twoProcesses("broadcast");
-        long perUnmap = 4 * bc.guest.costs().tlbiBystanderNs;
+        // Four TLBI VAE1IS and the DSB ISH's Sync per unmap (DvmBroadcastCost): 4 x 20 + 20 ns.
+        long perUnmap = DvmBroadcastCost.of(bc.guest.costs()).bystanderNs(4);
+        assertEquals(100, perUnmap);
         assertEquals(40, bc.count(Counter.BROADCAST_FLUSHES), "ten unmaps of four pages: forty TLBI VAE1IS");
         for (int c = 1; c < 4; c++) {
             assertEquals(10 * perUnmap, bc.guest.cpuTime().get(c, TimeCategory.REMOTE_INVALIDATION),
@@ -192,6 +200,18 @@ class BackendScenarioTest {
         }
         assertTrue(local.guest.cpuTime().get(1, TimeCategory.FLUSH_HANDLER) > 0);
         assertEquals(0, bc.guest.hazards().count() + local.guest.hazards().count());
+    }
+
+    /** KPTI's __tlbi_user(): the same unmaps issue every TLBI twice, so each bystander handles 8 operations and the Sync. */
+    @Test
+    void arm64WithKptiBroadcastsEveryTlbiTwice() {
+        Scripted kpti = twoProcesses("broadcast", "arm64.kpti=true");
+        assertEquals(80, kpti.count(Counter.BROADCAST_FLUSHES), "ten unmaps of four pages, each TLBI for both ASIDs");
+        long perUnmap = DvmBroadcastCost.of(kpti.guest.costs()).bystanderNs(8);
+        assertEquals(180, perUnmap);
+        for (int c = 1; c < 4; c++) {
+            assertEquals(10 * perUnmap, kpti.guest.cpuTime().get(c, TimeCategory.REMOTE_INVALIDATION), "cpu" + c);
+        }
     }
 
     // ------------------------------------------------------------------ invlpgb, rar
