@@ -80,7 +80,7 @@ public final class GuestKnobs {
     public static final KnobSpec MMAP_LOCK = KnobSpec.choice("mmapLock", "off",
             "mm->mmap_lock: off = nothing takes it (the model so far); rwsem = the reader/writer semaphore it is: mmap, munmap "
                     + "(downgraded to read before it zaps, dd2283f2605e), mprotect and mremap write-lock it, madvise(MADV_DONTNEED) "
-                    + "and page faults read-lock it (no per-VMA locks, 6.4; no optimistic spinning), a task that must wait sleeps "
+                    + "and page faults read-lock it (no per-VMA locks, 6.4; a writer spins while a running writer holds it), a task that must wait sleeps "
                     + "and is woken with a reschedule IPI (docs/scenarios.md, mmap_lock)",
             "off", "rwsem");
 

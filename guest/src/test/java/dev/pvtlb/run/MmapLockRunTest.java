@@ -21,7 +21,7 @@ class MmapLockRunTest {
     void writersSerialiseAndFaultsQueueBehindThem() {
         RunReport r = Runner.run(ebizzy("rwsem"));
         assertEquals(384, r.counters().get("page_faults"), "the same work");
-        assertEquals(57, r.counters().get("mmap_lock_waits"));
+        assertEquals(64, r.counters().get("mmap_lock_waits"), "writers that find a running writer spin instead of sleeping");
         assertEquals(0, r.hazards().size());
     }
 
@@ -29,7 +29,7 @@ class MmapLockRunTest {
     void theLockCostsThroughput() {
         double off = Runner.run(ebizzy("off")).metrics().get("records_per_s").mean();
         double rwsem = Runner.run(ebizzy("rwsem")).metrics().get("records_per_s").mean();
-        assertEquals(51175, Math.round(rwsem));
+        assertEquals(49804, Math.round(rwsem));
         assertEquals(true, rwsem < off, "off " + off + " rwsem " + rwsem);
     }
 }

@@ -23,6 +23,8 @@ public final class Task {
     /** How this task holds its mm's mmap_lock now, and how it asked for it while it sleeps on it. */
     MmapLocking.Hold mmapLockHeld = MmapLocking.Hold.NONE;
     MmapLocking.Hold mmapLockWanted = MmapLocking.Hold.NONE;
+    /** Spinning for the mmap_lock (rwsem_optimistic_spin): the next attempt may steal it. */
+    boolean mmapLockSpinning;
 
     public Task(int id, String name, Mm mm, KernelCpu cpu, Program program, SplittableRandom random) {
         this.id = id;

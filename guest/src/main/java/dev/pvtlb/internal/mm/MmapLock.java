@@ -24,8 +24,9 @@ import java.util.List;
  *   <li>downgrade_write() turns the writer into a reader and wakes the readers at the queue's
  *       head, as munmap does before it zaps (dd2283f2605e, 4.20).</li>
  * </ul>
- * Left out: optimistic spinning on a running owner (rwsem_optimistic_spin), so a waiter always
- * sleeps, and lock stealing by a writer that arrives while the woken one is on its way.
+ * A writer may also spin instead of queueing while a running writer holds the lock
+ * ({@link #tryWriteUnqueued}); see MmapLocking. Left out: the handoff bit that ends stealing
+ * after a waiter has slept long.
  */
 public final class MmapLock {
     /** rwsem.c's MAX_READERS_WAKEUP: readers woken at most by one release. */
@@ -54,6 +55,23 @@ public final class MmapLock {
         }
         writer = who;
         return true;
+    }
+
+    /**
+     * rwsem_try_write_lock_unqueued(): an optimistic spinner takes a free lock even while others
+     * sleep in the queue (it steals it; the handoff that stops this after a long wait is left out).
+     */
+    public boolean tryWriteUnqueued(Object who) {
+        if (writer != null || readers > 0) {
+            return false;
+        }
+        writer = who;
+        return true;
+    }
+
+    /** The writer holding the lock, or null (read-owned or free). */
+    public Object writer() {
+        return writer;
     }
 
     /** Queues {@code who} (rwsem_down_read_slowpath / rwsem_down_write_slowpath) to be granted later. */

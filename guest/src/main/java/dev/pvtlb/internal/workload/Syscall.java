@@ -41,7 +41,8 @@ public final class Syscall implements Op {
             if (task.mmapLockHeld() == MmapLocking.Hold.NONE) {
                 cost = MmapLocking.lock(cpu, task, use);
                 if (task.mmapLockHeld() == MmapLocking.Hold.NONE) {
-                    return cost; // asleep on the lock; this step runs again once it is granted
+                    // Spinning: this step runs again after the PAUSE. Asleep: once it is granted.
+                    return cost;
                 }
             }
             p = new MmapLockedCall(p, task);

@@ -74,6 +74,27 @@ class MmapLockTest {
     }
 
     @Test
+    void aSpinningWriterStealsAFreeLockFromTheSleepers() {
+        MmapLock l = new MmapLock();
+        assertTrue(l.tryWrite("owner"));
+        assertEquals("owner", l.writer());
+        l.enqueue("sleeper", true);
+        assertFalse(l.tryWriteUnqueued("spinner"), "held");
+        assertEquals(List.of("sleeper"), l.upWrite("owner"), "the release hands it to the sleeper");
+        assertFalse(l.tryWriteUnqueued("spinner"));
+        MmapLock m = new MmapLock();
+        assertTrue(m.tryRead());
+        m.enqueue("sleeper", true);
+        assertFalse(m.tryWrite("spinner"), "a queued writer keeps newcomers out");
+        m.upRead();
+        assertEquals("sleeper", m.writer());
+        MmapLock free = new MmapLock();
+        free.enqueue("sleeper", true);
+        assertTrue(free.tryWriteUnqueued("spinner"), "rwsem_try_write_lock_unqueued ignores the queue");
+        assertEquals("spinner", free.writer());
+    }
+
+    @Test
     void releasingWhatIsNotHeldIsAModelBug() {
         MmapLock l = new MmapLock();
         assertThrows(IllegalStateException.class, l::upRead);
