@@ -58,6 +58,9 @@ public final class Touch implements Op {
         long horizon = cpu.kernel().engine().horizon();
         long limitPs = horizon == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1, horizon - now) * 1000;
         SplittableRandom r = task.random();
+        // A read lock granted while the task slept on it (the pending fault's), read once: the
+        // batch below is the hot loop of every workload.
+        boolean lockGranted = task.mmapLockHeld() != MmapLocking.Hold.NONE;
         long ps = 0;
         long done = 0;
         while (remaining > 0) {
@@ -97,8 +100,9 @@ public final class Touch implements Op {
                 break;
             }
             pendingVa = -1;
-            if (task.mmapLockHeld() != MmapLocking.Hold.NONE) {
+            if (lockGranted) {
                 // Granted the read lock while asleep, but another CPU's fault mapped the page meanwhile.
+                lockGranted = false;
                 ps += MmapLocking.unlock(cpu, task) * 1000;
             }
             ps += c;

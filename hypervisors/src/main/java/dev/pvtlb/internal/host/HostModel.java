@@ -60,11 +60,11 @@ public final class HostModel implements VcpuHost {
         this.hook = hook;
         this.kvm = kvm;
         this.sliceNs = guest.costs().hostSliceNs;
-        this.cfs = guest.knobs().hostCfs ? new CfsWakeup(guest.config().pcpus() == 0 ? guest.cpus().length : guest.config().pcpus()) : null;
         this.entryNs = guest.costs().vmexitNs;
         KernelCpu[] cpus = guest.cpus();
         int n = cpus.length;
         int p = guest.config().pcpus() == 0 ? n : guest.config().pcpus();
+        this.cfs = guest.knobs().hostCfs ? new CfsWakeup(p) : null;
         int vms = guest.config().vms();
         if ((long) n * vms > 1 << 16) {
             throw new ModelException("host would hold " + ((long) n * vms) + " vCPUs; at most 65536");
