@@ -53,10 +53,10 @@ class TimelineOptionTest {
             assertEquals(Map.of("flush_handler", 1, "idle", 1, "ipi_wait", 2, "kernel", 195, "switch_mm", 1, "user", 192), mine, cpu);
         }
         assertEquals(12, slices.size(), "only cpu0 and cpu1: " + slices);
-        assertEquals(List.of("s ipi id 1 cpu0 at 160.958", "f ipi id 1 cpu1 at 161.658",
-                "s ipi id 2 cpu1 at 160.965", "f ipi id 2 cpu0 at 161.665"), flows(es));
+        assertEquals(List.of("s ipi id 1 cpu1 at 163.293", "f ipi id 1 cpu0 at 163.993",
+                "s ipi id 2 cpu0 at 163.468", "f ipi id 2 cpu1 at 164.168"), flows(es));
         // Each IPI lands where its target's flush handler starts.
-        assertEquals(List.of(161.658, 161.665), es.stream().filter(e -> "flush_handler".equals(e.get("name"))).map(e -> e.get("ts")).toList());
+        assertEquals(List.of(163.993, 164.168), es.stream().filter(e -> "flush_handler".equals(e.get("name"))).map(e -> e.get("ts")).toList());
 
         Path again = dir.resolve("again.json");
         pvtlb("run", "munmap-storm", "--set", "vcpus=2", "--set", "threads=2", "--set", "ops=1", "--quiet", "--timeline", again.toString());

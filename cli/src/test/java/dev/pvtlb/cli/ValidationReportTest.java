@@ -2,6 +2,7 @@ package dev.pvtlb.cli;
 
 import static dev.pvtlb.cli.ValidationVerdictTest.experiment;
 import static dev.pvtlb.cli.ValidationVerdictTest.report;
+import static dev.pvtlb.cli.ValidationVerdictTest.smtPlacements;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,11 +18,10 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
 /** The JSON document, the table and the page, from constructed results. */
 class ValidationReportTest {
     static ValidationReport smtReport() {
-        RunResults runs = new RunResults(Map.of(
-                "smt-false", report(Map.of("munmap_ns", 3210.0, "access_ns", 1.41),
+        RunResults runs = smtPlacements(report(Map.of("munmap_ns", 3210.0, "access_ns", 1.41),
                         Map.of("nr_tlb_remote_flush", 4616L, "nr_tlb_remote_flush_received", 32262L)),
-                "smt-true", report(Map.of("munmap_ns", 3235.0, "access_ns", 1.41),
-                        Map.of("nr_tlb_remote_flush", 4616L, "nr_tlb_remote_flush_received", 16131L))));
+                report(Map.of("munmap_ns", 3235.0, "access_ns", 1.41),
+                        Map.of("nr_tlb_remote_flush", 4616L, "nr_tlb_remote_flush_received", 16131L)));
         return new ValidationReport(List.of(ValidationResult.of(experiment("smt-dedup"), runs),
                 ValidationResult.of(experiment("smt-dedup-absolute"), runs)));
     }
@@ -50,7 +50,9 @@ class ValidationReportTest {
         assertEquals("fail", munmap.get("verdict"));
         Map<String, Object> abs = ((List<Map<String, Object>>) exps.get(1).get("figures")).get(0);
         assertEquals(Map.of("text", "14072 ns +-35%", "around", 14072, "within_fraction", 0.35), abs.get("band"));
-        assertEquals(List.of("pvtlb run munmap-storm --set native.smtSiblingDedup=false --reps 3 --seed 1"), exps.get(1).get("runs"));
+        assertEquals(List.of("pvtlb run munmap-storm --set shape=munmap.c --set ops=4096 --set mainCpu=0 "
+                + "--set native.smtSiblingDedup=false --reps 3 --seed 1", "pvtlb run munmap-storm --set shape=munmap.c "
+                + "--set ops=4096 --set mainCpu=4 --set native.smtSiblingDedup=false --reps 3 --seed 1"), exps.get(1).get("runs"));
         assertEquals(List.of(), doc.get("not_run_yet"));
     }
 

@@ -14,6 +14,11 @@ import org.junit.jupiter.api.Test;
 
 /** Verdicts against bands on constructed run reports: no model runs here. */
 class ValidationVerdictTest {
+    /** The same run for both placements of the munmap thread (smt-dedup weighs them equally). */
+    static RunResults smtPlacements(RunReport off, RunReport on) {
+        return new RunResults(Map.of("smt-false-t0", off, "smt-false-t1", off, "smt-true-t0", on, "smt-true-t1", on));
+    }
+
     /** A report with the given metric means and counters, as Runner would give it. */
     static RunReport report(Map<String, Double> means, Map<String, Long> counters) {
         Map<String, RunReport.Summary> metrics = new LinkedHashMap<>();
@@ -56,11 +61,10 @@ class ValidationVerdictTest {
     @Test
     void thePublishedRunGivesThePublishedFiguresAndPasses() {
         // Alex Shi's own numbers fed in as if emulated: every figure equals the published one.
-        RunResults runs = new RunResults(Map.of(
-                "smt-false", report(Map.of("munmap_ns", 14072.0, "access_ns", 20.0),
+        RunResults runs = smtPlacements(report(Map.of("munmap_ns", 14072.0, "access_ns", 20.0),
                         Map.of("nr_tlb_remote_flush", 4616L, "nr_tlb_remote_flush_received", 32262L)),
-                "smt-true", report(Map.of("munmap_ns", 11933.0, "access_ns", 16.0),
-                        Map.of("nr_tlb_remote_flush", 4616L, "nr_tlb_remote_flush_received", 15912L))));
+                report(Map.of("munmap_ns", 11933.0, "access_ns", 16.0),
+                        Map.of("nr_tlb_remote_flush", 4616L, "nr_tlb_remote_flush_received", 15912L)));
         ValidationResult r = ValidationResult.of(experiment("smt-dedup"), runs);
         assertEquals("pass", r.verdict());
         for (ValidationResult.Figure f : r.figures()) {
@@ -72,13 +76,30 @@ class ValidationVerdictTest {
     }
 
     @Test
+    void theTwoPlacementsOfTheMunmapThreadAreWeighedEqually() {
+        // The model's own counts: 7 targets per flush; with the patch 3 (sender on thread 0) or 4 (thread 1).
+        Map<String, Long> all = Map.of("nr_tlb_remote_flush", 4096L, "nr_tlb_remote_flush_received", 28672L);
+        RunResults runs = new RunResults(Map.of(
+                "smt-false-t0", report(Map.of("munmap_ns", 7000.0, "access_ns", 16.0), all),
+                "smt-false-t1", report(Map.of("munmap_ns", 8000.0, "access_ns", 18.0), all),
+                "smt-true-t0", report(Map.of("munmap_ns", 6000.0, "access_ns", 15.0),
+                        Map.of("nr_tlb_remote_flush", 4096L, "nr_tlb_remote_flush_received", 12288L)),
+                "smt-true-t1", report(Map.of("munmap_ns", 7500.0, "access_ns", 17.0),
+                        Map.of("nr_tlb_remote_flush", 4096L, "nr_tlb_remote_flush_received", 16384L))));
+        ValidationResult r = ValidationResult.of(experiment("smt-dedup"), runs);
+        assertEquals(0.5, r.figures().get(1).emulated(), 1e-12);
+        assertEquals(100 * (6750.0 / 7500 - 1), r.figures().get(2).emulated(), 1e-9);
+        assertEquals(100 * (16.0 / 17 - 1), r.figures().get(3).emulated(), 1e-9);
+        assertEquals(7500.0, ValidationResult.of(experiment("smt-dedup-absolute"), runs).figures().get(0).emulated());
+    }
+
+    @Test
     void oneFigureOutsideItsBandFailsTheExperiment() {
         // munmap unchanged by the dedup (+0%) while received halves: the finding.
-        RunResults runs = new RunResults(Map.of(
-                "smt-false", report(Map.of("munmap_ns", 3000.0, "access_ns", 1.5),
+        RunResults runs = smtPlacements(report(Map.of("munmap_ns", 3000.0, "access_ns", 1.5),
                         Map.of("nr_tlb_remote_flush", 100L, "nr_tlb_remote_flush_received", 1000L)),
-                "smt-true", report(Map.of("munmap_ns", 3000.0, "access_ns", 1.2),
-                        Map.of("nr_tlb_remote_flush", 100L, "nr_tlb_remote_flush_received", 500L))));
+                report(Map.of("munmap_ns", 3000.0, "access_ns", 1.2),
+                        Map.of("nr_tlb_remote_flush", 100L, "nr_tlb_remote_flush_received", 500L)));
         ValidationResult r = ValidationResult.of(experiment("smt-dedup"), runs);
         assertEquals(List.of(true, true, false, true), r.figures().stream().map(ValidationResult.Figure::pass).toList());
         assertEquals(0.0, r.figures().get(2).emulated());
@@ -151,8 +172,9 @@ class ValidationVerdictTest {
     @Test
     void sharedRunsRunOnce() {
         List<ValidationRun> runs = ValidationRunner.runsOf(ValidationExperiments.select(List.of("smt-dedup", "smt-dedup-absolute")));
-        assertEquals(List.of("smt-false", "smt-true"), runs.stream().map(ValidationRun::key).toList());
-        assertEquals(33, ValidationRunner.runsOf(ValidationExperiments.ALL).size()); // 25 bare metal, 6 + 2 KVM
+        assertEquals(List.of("smt-false-t0", "smt-false-t1", "smt-true-t0", "smt-true-t1"),
+                runs.stream().map(ValidationRun::key).toList());
+        assertEquals(35, ValidationRunner.runsOf(ValidationExperiments.ALL).size()); // 27 bare metal, 6 + 2 KVM
         assertEquals("pvtlb run mprotect-noise --backend arm64 --set noise=false --reps 3 --seed 1",
                 ValidationRunner.runsOf(ValidationExperiments.select(List.of("arm64-noise"))).get(0).commandLine());
     }

@@ -62,7 +62,9 @@ class WorkloadBehaviourTest {
         double noisy = metric(run("mprotect-noise", "arm64", "noise=true", "ops=50"), "victim_ms");
         double local = metric(run("mprotect-noise", "arm64", "noise=true", "ops=50", "arm64.flush=local"), "victim_ms");
         assertTrue(noisy > quiet, noisy + " vs " + quiet);
-        assertEquals(quiet, local, 1e-9);
+        // Local TLBIs never reach the victim; the noise's loads share its socket's LLC, which
+        // costs it 10 ns in 87 us (0.087353 ms alone, 0.087363 beside the noise).
+        assertTrue(local > quiet && local < quiet * 1.001, local + " vs " + quiet);
     }
 
     @Test

@@ -26,7 +26,9 @@ public final class Profile {
     /** Every key a profile must define, so a typo is an error rather than a silent default. */
     public static final Set<String> KEYS = Collections.unmodifiableSet(new java.util.TreeSet<>(List.of(
             "tlb.entries", "tlb.ways", "psc.pml4e", "psc.pdpte", "psc.pde",
-            "access.ns", "walk.level.ns", "invlpg.ns", "flush.ceiling.pages", "flush.full.ns", "cr3.write.ns",
+            "access.ns", "walk.level.ns", "stlb.hit.ns", "dtlb.entries", "dtlb.ways",
+            "cache.l1.kib", "cache.l1.ways", "cache.l2.kib", "cache.l2.ways", "cache.l2.ns",
+            "cache.llc.kib_per_core", "cache.llc.ways", "cache.llc.ns", "mem.ns", "invlpg.ns", "flush.ceiling.pages", "flush.full.ns", "cr3.write.ns",
             "ipi.send.ns", "ipi.latency.min.ns", "ipi.latency.max.ns", "ipi.latency.points",
             "irq.entry_exit.ns", "csd.run.ns", "line.local.ns", "line.same_socket.ns", "line.cross_socket.ns",
             "syscall.ns", "fault.ns", "pte.op.ns", "vma.op.ns", "context_switch.ns", "idle.enter.ns",

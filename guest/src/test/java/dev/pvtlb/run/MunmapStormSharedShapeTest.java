@@ -40,7 +40,7 @@ class MunmapStormSharedShapeTest {
     void badShapesAreOneLineErrors() {
         assertEquals("munmap-storm: shape=shared needs processes=1 and 2 <= threads <= 8 CPUs, got threads=16 processes=1",
                 assertThrows(ModelException.class, () -> Runner.run(Scenario.of("munmap-storm").set("shape", "shared"))).getMessage());
-        assertEquals("munmap-storm: parameter shape must be private or shared, got 'ring'",
+        assertEquals("munmap-storm: parameter shape must be private, shared or munmap.c, got 'ring'",
                 assertThrows(ModelException.class, () -> Runner.run(Scenario.of("munmap-storm").set("shape", "ring"))).getMessage());
         assertEquals("munmap-storm: parameter wait must be spin, sleep or gup, got 'nap'",
                 assertThrows(ModelException.class, () -> Runner.run(Scenario.of("munmap-storm").set("wait", "nap"))).getMessage());

@@ -37,7 +37,7 @@ class CpuTimeWatcherTest {
                 }
             }
             // Each thread's munmap IPIs the other CPU once; the arrival is the send plus the APIC latency.
-            assertEquals(List.of("ipi cpu0->cpu1 160958..161658", "ipi cpu1->cpu0 160965..161665"), flows);
+            assertEquals(List.of("ipi cpu1->cpu0 163293..163993", "ipi cpu0->cpu1 163468..164168"), flows);
             assertEquals(2, g.vmstat().get(Counter.IPIS_SENT));
         }
     }

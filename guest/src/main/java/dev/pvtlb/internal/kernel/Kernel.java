@@ -1,5 +1,8 @@
 package dev.pvtlb.internal.kernel;
 
+import dev.pvtlb.internal.cache.CacheHierarchy;
+import dev.pvtlb.internal.cache.SetAssociativeCache;
+
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.pvops.GuestKnobs;
 import dev.pvtlb.model.ModelException;
@@ -129,6 +132,7 @@ public final class Kernel implements AutoCloseable, BackendContext {
                 }
             }
         }
+        wireCaches(topology);
         this.hazards = new HazardLog(trace);
         this.hazardDetector = new HazardDetector(this, hazards);
         for (KernelCpu c : cpus) {
@@ -326,6 +330,29 @@ public final class Kernel implements AutoCloseable, BackendContext {
 
     public Profile profile() {
         return profile;
+    }
+
+    /**
+     * Each core's L1D and L2 (its SMT threads load through the same ones), each socket's LLC
+     * (cache.llc.kib_per_core for every core of the socket), each thread's L1 DTLB.
+     */
+    private void wireCaches(Topology topology) {
+        Costs c = costs;
+        int cores = topology.sockets() * topology.coresPerSocket();
+        SetAssociativeCache[] l1 = new SetAssociativeCache[cores];
+        SetAssociativeCache[] l2 = new SetAssociativeCache[cores];
+        SetAssociativeCache[] llc = new SetAssociativeCache[topology.sockets()];
+        for (KernelCpu cpu : cpus) {
+            int core = cpu.core;
+            if (l1[core] == null) {
+                l1[core] = new SetAssociativeCache(c.l1Lines, c.l1Ways);
+                l2[core] = new SetAssociativeCache(c.l2Lines, c.l2Ways);
+            }
+            if (llc[cpu.socket] == null) {
+                llc[cpu.socket] = new SetAssociativeCache(c.llcLinesPerCore * topology.coresPerSocket(), c.llcWays);
+            }
+            cpu.caches(new CacheHierarchy(l1[core], l2[core], llc[cpu.socket], c), new SetAssociativeCache(c.dtlbEntries, c.dtlbWays));
+        }
     }
 
     public Costs costs() {

@@ -1,5 +1,8 @@
 package dev.pvtlb.internal.kernel;
 
+import dev.pvtlb.internal.cache.CacheHierarchy;
+import dev.pvtlb.internal.cache.SetAssociativeCache;
+
 import dev.pvtlb.smp.MmHandle;
 import dev.pvtlb.internal.mm.ContendedLine;
 import dev.pvtlb.internal.mm.Mm;
@@ -70,6 +73,10 @@ public final class KernelCpu implements Cpu, Event {
     private boolean online = true;
     private boolean extendedQs;
 
+    /** The data caches this CPU loads through, and its L1 DTLB (cost only: the STLB is {@link #tlb}). */
+    private CacheHierarchy caches;
+    private SetAssociativeCache dtlb;
+
     /** The last user address this CPU touched: where a speculative walk would go. */
     private long lastUserVa = -1;
 
@@ -87,6 +94,12 @@ public final class KernelCpu implements Cpu, Event {
         this.tlb = tlb;
         this.psc = psc;
         this.walker = new HardwareWalker(guest.mem(), guest.allocator().frames(), psc, id);
+    }
+
+    /** Wired once by the kernel after every CPU exists (siblings share their core's levels). */
+    void caches(CacheHierarchy caches, SetAssociativeCache dtlb) {
+        this.caches = caches;
+        this.dtlb = dtlb;
     }
 
     @Override
@@ -267,7 +280,9 @@ public final class KernelCpu implements Cpu, Event {
             }
             long pte = tlb.pte(i);
             if (!write || (pte & (Pte.RW | Pte.DIRTY)) == (Pte.RW | Pte.DIRTY)) {
-                return c.accessPs;
+                // An STLB hit: the L1 DTLB decides whether it costs more than the load itself.
+                long ps = caches.loadPs(dataLine(pte, va));
+                return dtlb.access(((long) pcid << 40) | vpn) ? ps : ps + c.stlbHitPs;
             }
             if (!Pte.writable(pte)) {
                 tlb.invalidate(pcid, vpn);
@@ -281,9 +296,25 @@ public final class KernelCpu implements Cpu, Event {
             return -1;
         }
         tlb.fill(pcid, vpn, pte, guest.engine().now());
-        long walkPs = c.walkLevelPs * walker.levelsRead();
+        dtlb.access(((long) pcid << 40) | vpn);
+        // Each table read of the walk is a load through the caches: after a flush, a working set
+        // whose page-table lines were pushed out refills from the L2, the LLC or memory.
+        long walkPs = 0;
+        for (int r = 0, n = walker.levelsRead(); r < n; r++) {
+            walkPs += Math.max(c.walkLevelPs, caches.loadPs(walker.readLine(r)));
+        }
         guest.ledger().addPs(dev.pvtlb.stats.CostPart.TLB_REFILLS, walkPs);
-        return c.accessPs + walkPs;
+        return caches.loadPs(dataLine(pte, va)) + walkPs;
+    }
+
+    /** A kernel store to physical line {@code line} on this CPU: it is now in this CPU's caches (its cost is the caller's). */
+    public void storeLine(long line) {
+        caches.loadPs(line);
+    }
+
+    /** The physical line a load of {@code va} through {@code pte} reads. */
+    private static long dataLine(long pte, long va) {
+        return (Pte.pfnOf(pte) << 6) | ((va >>> 6) & 63);
     }
 
     // ---------------------------------------------------------------- interrupts
@@ -577,6 +608,8 @@ public final class KernelCpu implements Cpu, Event {
         tlbState.memoryModel(MemoryModel.of(kernel().knobs().memoryModel));
         tlb.flushAll();
         psc.flushAll();
+        caches.clear();
+        dtlb.clear();
         irqOff = 0;
         callFunctionPending = false;
         callSingleQueue.clear();

@@ -60,11 +60,16 @@ public final class MovePageTables extends InternalPath {
                     }
                     return 0;
                 }
-                if (!mm.ptlTryLock(cpu.id)) {
+                // move_ptes() over one extent: up to the next PTE-table boundary, under the old
+                // table's lock and the new table's (spin_lock_nested() when they differ).
+                long from = oldAddr + done;
+                if (!mm.ptlTryLock(cpu.id, from)) {
                     return c.lineSameSocketNs; // spin on the page-table lock
                 }
-                // move_ptes() over one extent: up to the next PTE-table boundary.
-                long from = oldAddr + done;
+                if (!mm.ptlTryLock(cpu.id, newAddr + done)) {
+                    mm.ptlUnlock(from);
+                    return c.lineSameSocketNs;
+                }
                 long extent = Math.min(len - done, Level.PMD.entrySpan() - (from & (Level.PMD.entrySpan() - 1)));
                 boolean forceFlush = false;
                 for (long off = 0; off < extent; off += PhysMem.PAGE_SIZE) {
@@ -89,7 +94,13 @@ public final class MovePageTables extends InternalPath {
                 return cost;
             }
             case 2 -> {
-                mm.ptlUnlock(); // pte_unmap_unlock(old_pte - 1, old_ptl)
+                // pte_unmap_unlock(old_pte - 1, old_ptl), and the new table's lock when it differs.
+                long from = oldAddr + done - 1;
+                long to = newAddr + done - 1;
+                mm.ptlUnlock(from);
+                if (!Mm.samePtl(from, to)) {
+                    mm.ptlUnlock(to);
+                }
                 pc = 1;
                 return 0;
             }

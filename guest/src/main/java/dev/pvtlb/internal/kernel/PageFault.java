@@ -72,6 +72,13 @@ public final class PageFault extends InternalPath {
                 g.pageTables().set(mm.pgd(), va, Pte.make(pfn, flags));
             }
         }
+        // The fault wrote the PTE and (clear_page()) the whole data page: both lines are now in
+        // this CPU's caches, so the access it retries does not miss to memory.
+        if (table == 0) {
+            table = g.pageTables().tableAt(mm.pgd(), va, Level.PTE);
+        }
+        cpu.storeLine(((long) table << 6) | (idx >>> 3));
+        cpu.storeLine((Pte.pfnOf(g.mem().readWord(table, idx)) << 6) | ((va >>> 6) & 63));
         g.vmstat().inc(Counter.PAGE_FAULTS);
         if (lockHolder != null) {
             pc = 1;

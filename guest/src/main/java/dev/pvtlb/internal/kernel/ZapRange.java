@@ -60,8 +60,8 @@ public final class ZapRange extends InternalPath {
         Costs c = g.costs();
         switch (pc) {
             case 0 -> {
-                if (mm.ptlHeldByOther(cpu.id)) {
-                    // zap_pte_range(): spin on the page-table lock (held by a move_ptes()).
+                if (mm.ptlHeldByOther(cpu.id, start, end)) {
+                    // zap_pte_range(): spin on a PTE table's lock (held by a move_ptes()).
                     return c.lineSameSocketNs;
                 }
                 long cost = c.syscallNs + c.vmaOpNs;

@@ -59,26 +59,50 @@ public final class Mm implements MmHandle {
     /** Virtual time the last flush of this mm returned to its initiator. */
     private long lastFlushReturned = Long.MIN_VALUE;
 
-    /** The CPU holding the page-table lock, or -1 (one lock per mm: split PTLs are not modelled). */
-    private int ptlOwner = -1;
+    /**
+     * The page-table locks held: split PTE locks, one per PTE table (USE_SPLIT_PTE_PTLOCKS, on
+     * x86-64 and arm64 with NR_CPUS >= SPLIT_PTLOCK_CPUS = 4, include/linux/mm.h pte_lockptr()), each
+     * known by the 2 MiB of address space its table maps (address >> 21), with the CPU holding it.
+     * A zap of one table and a move_ptes() of another do not exclude each other.
+     */
+    private final java.util.HashMap<Long, Integer> ptlOwners = new java.util.HashMap<>(4);
 
-    /** spin_trylock(pte_lockptr()): false while another CPU holds it. */
-    public boolean ptlTryLock(int cpu) {
-        if (ptlOwner >= 0 && ptlOwner != cpu) {
+    /** The lock of the PTE table that maps {@code va}. */
+    private static long ptl(long va) {
+        return va >>> 21;
+    }
+
+    /** spin_trylock() of the PTE table lock covering {@code va}: false while another CPU holds it. */
+    public boolean ptlTryLock(int cpu, long va) {
+        Integer owner = ptlOwners.get(ptl(va));
+        if (owner != null && owner != cpu) {
             return false;
         }
-        ptlOwner = cpu;
+        ptlOwners.put(ptl(va), cpu);
         return true;
     }
 
-    /** Whether another CPU than {@code cpu} holds the page-table lock. */
-    public boolean ptlHeldByOther(int cpu) {
-        return ptlOwner >= 0 && ptlOwner != cpu;
+    /** Whether another CPU than {@code cpu} holds the lock of a PTE table mapping part of [start, end). */
+    public boolean ptlHeldByOther(int cpu, long start, long end) {
+        if (ptlOwners.isEmpty() || end <= start) {
+            return false;
+        }
+        for (var e : ptlOwners.entrySet()) {
+            if (e.getValue() != cpu && e.getKey() >= ptl(start) && e.getKey() <= ptl(end - 1)) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    /** spin_unlock() of the page-table lock. */
-    public void ptlUnlock() {
-        ptlOwner = -1;
+    /** Whether {@code va} and {@code other} are mapped by PTE tables under one lock. */
+    public static boolean samePtl(long va, long other) {
+        return ptl(va) == ptl(other);
+    }
+
+    /** spin_unlock() of the PTE table lock covering {@code va}. */
+    public void ptlUnlock(long va) {
+        ptlOwners.remove(ptl(va));
     }
 
     /** inc_tlb_flush_pending() for the changes about to be made to [start, end). */

@@ -21,6 +21,8 @@ public final class HardwareWalker {
     private final int cpu;
     private WalkObserver observer = WalkObserver.NONE;
     private int levelsRead;
+    /** The physical lines (frame << 6 | entry index / 8) of the last walk's table reads, in order. */
+    private final long[] readLines = new long[5];
 
     public HardwareWalker(PhysMem mem, FrameTable frameTable, PagingStructureCache psc, int cpu) {
         this.mem = mem;
@@ -39,6 +41,11 @@ public final class HardwareWalker {
 
     public int levelsRead() {
         return levelsRead;
+    }
+
+    /** The physical line of the last walk's {@code i}-th table read (0 = the first, from CR3 or a PSC entry). */
+    public long readLine(int i) {
+        return readLines[i];
     }
 
     /**
@@ -77,6 +84,7 @@ public final class HardwareWalker {
             }
             int idx = level.index(va);
             long e = mem.readWord(table, idx);
+            readLines[read] = ((long) table << 6) | (idx >>> 3);
             read++;
             levelsRead = read;
             if (!Pte.present(e) || (write && !Pte.writable(e))) {

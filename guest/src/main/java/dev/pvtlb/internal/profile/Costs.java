@@ -10,6 +10,20 @@ import dev.pvtlb.profile.Profile;
 public final class Costs {
     public final long accessPs;
     public final long walkLevelPs;
+    /** A load served by the L2, the LLC, memory; an L1 dTLB miss that hits the STLB (extra). */
+    public final long l2Ps;
+    public final long llcPs;
+    public final long memPs;
+    public final long stlbHitPs;
+    /** Cache geometry, in 64-byte lines; the LLC's per core of its socket. */
+    public final int l1Lines;
+    public final int l1Ways;
+    public final int l2Lines;
+    public final int l2Ways;
+    public final int llcLinesPerCore;
+    public final int llcWays;
+    public final int dtlbEntries;
+    public final int dtlbWays;
     public final long invlpgNs;
     public final int flushCeilingPages;
     public final long fullFlushNs;
@@ -51,6 +65,18 @@ public final class Costs {
     public Costs(Profile p) {
         accessPs = p.ps("access.ns");
         walkLevelPs = p.ps("walk.level.ns");
+        l2Ps = Math.max(accessPs, p.ps("cache.l2.ns"));
+        llcPs = Math.max(l2Ps, p.ps("cache.llc.ns"));
+        memPs = Math.max(llcPs, p.ps("mem.ns"));
+        stlbHitPs = p.ps("stlb.hit.ns");
+        l1Lines = lines(p, "cache.l1.kib");
+        l1Ways = Math.max(1, p.integer("cache.l1.ways"));
+        l2Lines = lines(p, "cache.l2.kib");
+        l2Ways = Math.max(1, p.integer("cache.l2.ways"));
+        llcLinesPerCore = lines(p, "cache.llc.kib_per_core");
+        llcWays = Math.max(1, p.integer("cache.llc.ways"));
+        dtlbEntries = Math.max(1, p.integer("dtlb.entries"));
+        dtlbWays = Math.max(1, p.integer("dtlb.ways"));
         invlpgNs = p.ns("invlpg.ns");
         flushCeilingPages = p.integer("flush.ceiling.pages");
         fullFlushNs = p.ns("flush.full.ns");
@@ -88,5 +114,9 @@ public final class Costs {
         rarSendNs = p.ns("rar.send.ns");
         rarLatencyNs = p.ns("rar.latency.ns");
         rarTargetNs = p.ns("rar.target.ns");
+    }
+
+    private static int lines(Profile p, String kibKey) {
+        return Math.max(1, p.integer(kibKey) * 16);
     }
 }

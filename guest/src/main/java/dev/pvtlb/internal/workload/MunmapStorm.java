@@ -27,6 +27,12 @@ import java.util.function.Supplier;
  * unmapper per round, readers holding translations of its region; {@code wait} says what the
  * readers do between rounds): {@link SharedRegionRounds}, the shape for finding flush bugs with
  * {@code pvtlb explore} ({@code workset} and {@code accesses} are not used).
+ *
+ * <p>{@code shape=munmap.c} runs the test program itself ({@link MunmapTestProgram}): one thread
+ * unmaps {@code ops} mappings of {@code pages} pages while {@code threads} readers read their
+ * {@code reads} random addresses of a shared {@code region}-page mapping; the shape of the
+ * published SMT-dedup figures, its main thread on {@code mainCpu} ({@code workset}, {@code accesses},
+ * {@code processes} and {@code wait} are not used).
  */
 public final class MunmapStorm implements Workload {
     @Override
@@ -50,12 +56,18 @@ public final class MunmapStorm implements Workload {
         p.put("accesses", "2000");
         p.put("shape", "private");
         p.put("wait", "spin");
+        p.put("region", "262144");
+        p.put("reads", "512");
+        p.put("mainCpu", "0");
         return p;
     }
 
     @Override
     public void configure(GuestConfig.Builder b, Params params) {
         b.topology(new Topology(1, 4, 2));
+        if (params.values().get("shape").strip().equals("munmap.c")) {
+            b.memoryBytes(MunmapTestProgram.memoryBytes(params.integer("region", 1, 1 << 20), params.integer("pages", 1, 1 << 18)));
+        }
     }
 
     @Override
@@ -68,6 +80,10 @@ public final class MunmapStorm implements Workload {
         int processes = params.integer("processes", 1, threads);
         String shape = params.values().get("shape").strip();
         SharedRegionRounds.Wait wait = SharedRegionRounds.Wait.of(name(), params.values().get("wait").strip());
+        if (shape.equals("munmap.c")) {
+            return MunmapTestProgram.setUp(guest, name(), threads, pages, params.integer("region", 1, 1 << 20),
+                    params.integer("reads", 1, 1 << 20), ops, params.integer("mainCpu", 0, 65535));
+        }
         if (shape.equals("shared")) {
             int cpus = guest.cpus().length;
             if (threads < 2 || threads > cpus || processes != 1) {
@@ -78,7 +94,7 @@ public final class MunmapStorm implements Workload {
             }
             return SharedRegionRounds.setUp(guest, threads, pages, ops, wait);
         } else if (!shape.equals("private")) {
-            throw new dev.pvtlb.model.ModelException(name() + ": parameter shape must be private or shared, got '" + shape + "'");
+            throw new dev.pvtlb.model.ModelException(name() + ": parameter shape must be private, shared or munmap.c, got '" + shape + "'");
         }
         // Threads are dealt round-robin to the processes; each process has its own mm.
         Mm[] mms = new Mm[processes];

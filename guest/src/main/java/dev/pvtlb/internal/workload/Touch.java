@@ -31,6 +31,9 @@ public final class Touch implements Op {
     private final double writeFraction;
     private final boolean sequential;
     private final LatencyRecorder recorder;
+    /** When not null: the addresses read, in order, once each (the batch's accesses). */
+    private final long[] addresses;
+    private int cursor;
     private long remaining;
     private long nextPage;
     private long pendingVa = -1;
@@ -46,6 +49,18 @@ public final class Touch implements Op {
         this.writeFraction = writeFraction;
         this.sequential = sequential;
         this.recorder = recorder;
+        this.addresses = null;
+    }
+
+    /** Reads of {@code addresses} in order, once each (a program's loop over a fixed list of addresses). */
+    public Touch(long[] addresses, LatencyRecorder recorder) {
+        this.base = 0;
+        this.pages = 0;
+        this.remaining = addresses.length;
+        this.writeFraction = 0;
+        this.sequential = true;
+        this.recorder = recorder;
+        this.addresses = addresses;
     }
 
     private PageFault fault(dev.pvtlb.internal.mm.Mm mm, long va, boolean write, Task holder) {
@@ -69,6 +84,9 @@ public final class Touch implements Op {
             if (pendingVa >= 0) {
                 va = pendingVa;
                 write = pendingWrite;
+            } else if (addresses != null) {
+                va = addresses[cursor++];
+                write = false;
             } else {
                 long page = sequential ? nextPage++ % pages : r.nextInt(pages);
                 va = base + (page << 12);

@@ -40,7 +40,7 @@ class CfsWakeupTest {
                 .set("mmapLock", "rwsem");
         RunReport eevdf = Runner.run(s);
         RunReport cfs = Runner.run(s.set("host.scheduler", "cfs"));
-        assertEquals(11000, Math.round(eevdf.metrics().get("records_per_s").mean()));
+        assertEquals(10433, Math.round(eevdf.metrics().get("records_per_s").mean()));
         assertEquals(28950, Math.round(cfs.metrics().get("records_per_s").mean()));
     }
 }

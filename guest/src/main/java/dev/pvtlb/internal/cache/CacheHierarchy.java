@@ -1,0 +1,56 @@
+package dev.pvtlb.internal.cache;
+
+import dev.pvtlb.internal.profile.Costs;
+
+/**
+ * The data caches one CPU loads through: its core's L1D and L2 (shared by the core's SMT threads)
+ * and its socket's last-level cache. A load costs the latency of the nearest level holding its
+ * line and fills every level it missed (inclusive, as Skylake client's L3 is), so what a CPU touched
+ * recently is cheap and what another working set pushed out is not. Both the program's own loads
+ * and the page walker's table reads go through it (the walker's loads are cached like any other,
+ * Intel SDM Vol. 3A 4.10.4.4 notwithstanding the paging-structure caches), which is what makes a
+ * flush cost the refills it causes.
+ *
+ * <p>Tags only, no coherence: a store by another core does not invalidate the line here (the
+ * kernel's shared lines are {@link dev.pvtlb.internal.mm.ContendedLine}s, which model that).
+ */
+public final class CacheHierarchy {
+    private final SetAssociativeCache l1;
+    private final SetAssociativeCache l2;
+    private final SetAssociativeCache llc;
+    private final long l1Ps;
+    private final long l2Ps;
+    private final long llcPs;
+    private final long memPs;
+
+    public CacheHierarchy(SetAssociativeCache l1, SetAssociativeCache l2, SetAssociativeCache llc, Costs c) {
+        this.l1 = l1;
+        this.l2 = l2;
+        this.llc = llc;
+        this.l1Ps = c.accessPs;
+        this.l2Ps = c.l2Ps;
+        this.llcPs = c.llcPs;
+        this.memPs = c.memPs;
+    }
+
+    /** A load of physical line {@code line} (physical address >> 6): its latency in picoseconds. */
+    public long loadPs(long line) {
+        if (l1.access(line)) {
+            return l1Ps;
+        }
+        if (l2.access(line)) {
+            return l2Ps;
+        }
+        if (llc.access(line)) {
+            return llcPs;
+        }
+        return memPs;
+    }
+
+    /** Empties the levels this CPU owns or shares (a new run; clearing a shared level twice is harmless). */
+    public void clear() {
+        l1.clear();
+        l2.clear();
+        llc.clear();
+    }
+}

@@ -1,0 +1,61 @@
+package dev.pvtlb.internal.cache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class SetAssociativeCacheTest {
+    @Test
+    void aFullSetEvictsItsLeastRecentlyUsedKey() {
+        SetAssociativeCache c = new SetAssociativeCache(4, 4);
+        for (long k = 1; k <= 4; k++) {
+            assertFalse(c.access(k), "cold miss " + k);
+        }
+        assertTrue(c.access(1), "1 is held, and now the most recent");
+        assertFalse(c.access(5), "a fifth key misses and evicts the least recent, 2");
+        assertFalse(c.holds(2));
+        assertTrue(c.holds(1));
+        assertTrue(c.holds(3));
+        assertTrue(c.holds(4));
+        assertTrue(c.holds(5));
+    }
+
+    @Test
+    void cyclingThroughMoreKeysThanWaysNeverHits() {
+        // LRU's worst case: five keys in turn through a 4-way set, each evicted just before its reuse.
+        SetAssociativeCache c = new SetAssociativeCache(4, 4);
+        int hits = 0;
+        for (int round = 0; round < 10; round++) {
+            for (long k = 0; k < 5; k++) {
+                hits += c.access(k) ? 1 : 0;
+            }
+        }
+        assertEquals(0, hits);
+    }
+
+    @Test
+    void capacityIsAPowerOfTwoNumberOfWholeSets() {
+        assertEquals(512, new SetAssociativeCache(512, 8).capacity());
+        assertEquals(64, new SetAssociativeCache(100, 8).capacity(), "100 lines of 8 ways: 12 sets, rounded down to 8");
+        assertThrows(IllegalArgumentException.class, () -> new SetAssociativeCache(4, 8));
+    }
+
+    @Test
+    void aWorkingSetThatFitsHitsAfterItsFirstPass() {
+        // 256 keys in a 512-line, 8-way cache: the hash spreads them over 64 sets, none overfull
+        // by more than its ways, so the second pass hits every one.
+        SetAssociativeCache c = new SetAssociativeCache(512, 8);
+        int misses = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            for (long k = 0; k < 256; k++) {
+                misses += c.access(k << 6) ? 0 : 1;
+            }
+        }
+        assertEquals(256, misses);
+        c.clear();
+        assertFalse(c.holds(0));
+    }
+}
