@@ -90,13 +90,18 @@ public final class GuestKnobs {
                     + "placed half a scheduling latency back and preempts a CPU-bound vCPU more than the wake-up granularity ahead)",
             "eevdf", "cfs");
 
+    public static final KnobSpec KERNEL = KnobSpec.choice(KernelRelease.KNOB, KernelRelease.NONE,
+            "set every design knob, the guest's and the backend's, to what that Linux release did (KernelRelease; docs/scenarios.md, "
+                    + "Kernel presets); a knob set explicitly wins; none = each knob's own default",
+            KernelRelease.choices());
+
     public static final KnobSpec INJECT = KnobSpec.choice("inject", "none",
             "plant one kernel-style bug, for a mutation test of a scenario (docs/scenarios.md, Mutation test): " + String.join(", ", InjectedBug.names()),
             InjectedBug.names());
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
             NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
-            MM_CPUMASK, RCU, MMAP_LOCK, HOST_SCHEDULER, INJECT);
+            MM_CPUMASK, RCU, MMAP_LOCK, HOST_SCHEDULER, KERNEL, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
