@@ -45,6 +45,20 @@ class KernelPresetCommandTest {
     }
 
     @Test
+    void aScenarioFileReadsTheReleaseAsWrittenNotAsANumber(@TempDir Path dir) throws Exception {
+        // 5.10 as a YAML float would be 5.1; the file's scalars are taken as text
+        Path yaml = dir.resolve("k.yaml");
+        Files.writeString(yaml, "workload: munmap-storm\nthreads: 2\nops: 3\nknobs:\n  kernel: 5.10\n  lazy: ipi\n");
+        Path json = dir.resolve("k.json");
+        MainTest.Result r = MainTest.pvtlb("run", yaml.toString(), "--json", json.toString());
+        assertEquals(0, r.code(), r.err());
+        String j = Files.readString(json);
+        assertTrue(j.contains("\"kernel\": \"5.10\""), j);
+        assertTrue(j.contains("\"lazy\": \"ipi\""), j);
+        assertTrue(j.contains("\"native.concurrentFlush\": \"false\""), j);
+    }
+
+    @Test
     void aReleaseNotInTheTableIsBadInputInOneLine() {
         // as for any knob value: exit 2 and one line on stderr (run has printed its header by then)
         MainTest.Result r = MainTest.pvtlb("run", "munmap-storm", "--set", "kernel=5.4");
