@@ -40,7 +40,7 @@ final class ScenarioArgs {
                         + cfg.backend().name() + (owner == null ? "" : " (use --backend " + owner.name() + ")"));
             }
         }
-        dev.pvtlb.knob.Knobs.of(specs, cfg.knobs());
+        dev.pvtlb.knob.Knobs.of(specs, dev.pvtlb.pvops.KernelRelease.withPreset(cfg.backend().name(), specs, cfg.knobs()));
     }
 
     /** Applies one KEY=VALUE; the key {@code backend} chooses the backend (for --vary backend=a,b). */

@@ -8,7 +8,7 @@ import java.util.List;
 /** The guest kernel's design knobs, read once at boot into fields for the hot paths. */
 public final class GuestKnobs {
     public static final KnobSpec CONCURRENT_FLUSH = KnobSpec.bool("native.concurrentFlush", true,
-            "flush locally while remote IPIs are in flight (x86/tlb concurrent-flush series, Linux 5.10); "
+            "flush locally while remote IPIs are in flight (x86/tlb concurrent-flush series, 4ce94eabac16, Linux 5.13); "
                     + "false: local flush only after all remote ones finished");
     public static final KnobSpec SMT_SIBLING_DEDUP = KnobSpec.bool("native.smtSiblingDedup", false,
             "IPI only one thread of each SMT pair in the mask (Alex Shi, LKML 2012; not merged)");
@@ -27,7 +27,7 @@ public final class GuestKnobs {
                     + "reset-range = __tlb_reset_range() first, forgetting freed_tables (dd2283f2605e, fixed by 7a30df49f63a, 2019)",
             "flush", "skip", "reset-range");
     public static final KnobSpec SHOULD_FLUSH_TLB = KnobSpec.choice("shouldFlushTlb", "lazy",
-            "should_flush_tlb() for a flush that freed no tables: lazy = skip lazy CPUs only (4.19-6.7); loaded-mm = also "
+            "should_flush_tlb() for a flush that freed no tables: lazy = skip lazy CPUs only (until 6.13); loaded-mm = also "
                     + "skip CPUs whose loaded_mm is not the mm, LOADED_MM_SWITCHING included (6.14, CVE-2025-37964); "
                     + "switching = a CPU in LOADED_MM_SWITCHING is flushed (fix fea4e317f9e7, 6.15)",
             "lazy", "loaded-mm", "switching");
@@ -64,7 +64,7 @@ public final class GuestKnobs {
                     + "thread's invalidation drops only its own PCID's entries");
 
     public static final KnobSpec MM_CPUMASK = KnobSpec.choice("x86.mmCpumask", "clear-on-switch",
-            "mm_cpumask lifecycle: clear-on-switch = switch_mm clears the CPU's bit in the previous mm (until 6.12); lazy = the bit "
+            "mm_cpumask lifecycle: clear-on-switch = switch_mm clears the CPU's bit in the previous mm (until 6.13); lazy = the bit "
                     + "stays set and the first flush sent to a CPU that left the mm clears it, TLB_REMOTE_WRONG_CPU (209954cbc7d0, "
                     + "\"x86/mm/tlb: Update mm_cpumask lazily\"); lazy-trim = as lazy, and with shouldFlushTlb=loaded-mm|switching such "
                     + "CPUs are sent a flush only when the mm's cpumask is trimmed, at most once a second (6db2526c1d69)",
@@ -90,13 +90,18 @@ public final class GuestKnobs {
                     + "placed half a scheduling latency back and preempts a CPU-bound vCPU more than the wake-up granularity ahead)",
             "eevdf", "cfs");
 
+    public static final KnobSpec KERNEL = KnobSpec.choice(KernelRelease.KNOB, KernelRelease.NONE,
+            "set every design knob, the guest's and the backend's, to what that Linux release did (KernelRelease; docs/scenarios.md, "
+                    + "Kernel presets); a knob set explicitly wins; none = each knob's own default",
+            KernelRelease.choices());
+
     public static final KnobSpec INJECT = KnobSpec.choice("inject", "none",
             "plant one kernel-style bug, for a mutation test of a scenario (docs/scenarios.md, Mutation test): " + String.join(", ", InjectedBug.names()),
             InjectedBug.names());
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
             NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
-            MM_CPUMASK, RCU, MMAP_LOCK, HOST_SCHEDULER, INJECT);
+            MM_CPUMASK, RCU, MMAP_LOCK, HOST_SCHEDULER, KERNEL, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -108,7 +113,7 @@ public final class GuestKnobs {
     public final boolean smtFlushDropsSibling;
     /** nestedFlush=reset-range: a nested zap's flush forgets freed_tables (__tlb_reset_range). */
     public final boolean nestedFlushResetsRange;
-    /** should_flush_tlb() also requires loaded_mm == info->mm (6.8+). */
+    /** should_flush_tlb() also requires loaded_mm == info->mm (6db2526c1d69, 6.14+). */
     public final boolean shouldFlushChecksLoadedMm;
     /** should_flush_tlb() flushes a CPU in LOADED_MM_SWITCHING (fea4e317f9e7). */
     public final boolean shouldFlushSwitching;

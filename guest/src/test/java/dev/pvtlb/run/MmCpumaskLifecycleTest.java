@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /**
  * x86.mmCpumask: the mm_cpumask lifecycle of each release. munmap-storm with 3 processes on 8
  * CPUs puts threads of two processes on each CPU, so CPUs switch between mms: cleared on switch
- * (until 6.12), a CPU that left gets the next flush and clears its bit then (209954cbc7d0), or it
+ * (until 6.13), a CPU that left gets the next flush and clears its bit then (209954cbc7d0), or it
  * is skipped unless the mm's cpumask is being trimmed, once a second (6db2526c1d69, with
  * should_flush_tlb()'s loaded_mm check).
  */

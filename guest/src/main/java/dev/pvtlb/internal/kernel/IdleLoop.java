@@ -79,7 +79,7 @@ public final class IdleLoop extends InternalPath {
                 c.ret();
                 return SwitchMm.switchMmIrqsOff(c, mm);
             }
-            // When should_flush_tlb() reads loaded_mm (6.8+), the switch to a new mm is three
+            // When should_flush_tlb() reads loaded_mm (6.14+), the switch to a new mm is three
             // steps with IRQs off, so a flush can see the LOADED_MM_SWITCHING window
             // (CVE-2025-37964): loaded_mm = LOADED_MM_SWITCHING and the mm_cpumask bits; the
             // tlb_gen read, choose_new_asid() and the CR3 write; loaded_mm = next.

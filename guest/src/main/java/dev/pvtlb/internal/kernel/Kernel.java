@@ -5,6 +5,7 @@ import dev.pvtlb.internal.cache.SetAssociativeCache;
 
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.pvops.GuestKnobs;
+import dev.pvtlb.pvops.KernelRelease;
 import dev.pvtlb.model.ModelException;
 
 import dev.pvtlb.flush.FlushChecker;
@@ -220,7 +221,8 @@ public final class Kernel implements AutoCloseable, BackendContext {
                 }
             }
         }
-        return Knobs.of(specs, config.knobs());
+        // kernel=RELEASE fills in that release's designs beneath the knobs set explicitly
+        return Knobs.of(specs, KernelRelease.withPreset(config.backend().name(), specs, config.knobs()));
     }
 
     /**
