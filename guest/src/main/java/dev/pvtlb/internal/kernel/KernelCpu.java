@@ -2,7 +2,6 @@ package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.cache.CacheHierarchy;
 import dev.pvtlb.internal.cache.SetAssociativeCache;
-
 import dev.pvtlb.smp.MmHandle;
 import dev.pvtlb.internal.mm.ContendedLine;
 import dev.pvtlb.internal.mm.Mm;
@@ -313,7 +312,7 @@ public final class KernelCpu implements Cpu, Event {
     }
 
     /** The physical line a load of {@code va} through {@code pte} reads. */
-    private static long dataLine(long pte, long va) {
+    static long dataLine(long pte, long va) {
         return (Pte.pfnOf(pte) << 6) | ((va >>> 6) & 63);
     }
 

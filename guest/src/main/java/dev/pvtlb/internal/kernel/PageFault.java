@@ -78,7 +78,7 @@ public final class PageFault extends InternalPath {
             table = g.pageTables().tableAt(mm.pgd(), va, Level.PTE);
         }
         cpu.storeLine(((long) table << 6) | (idx >>> 3));
-        cpu.storeLine((Pte.pfnOf(g.mem().readWord(table, idx)) << 6) | ((va >>> 6) & 63));
+        cpu.storeLine(KernelCpu.dataLine(g.mem().readWord(table, idx), va));
         g.vmstat().inc(Counter.PAGE_FAULTS);
         if (lockHolder != null) {
             pc = 1;

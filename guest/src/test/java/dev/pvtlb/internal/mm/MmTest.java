@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.mm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +12,25 @@ import org.junit.jupiter.api.Test;
 
 class MmTest {
     private static final long P = 4096;
+
+    @Test
+    void eachPteTableHasItsOwnLock() {
+        // Split PTE locks: one per PTE table, that is per 2 MiB of address space.
+        Mm mm = new Mm(1, 2, 1, 4, false);
+        long a = 0x7f00_0000_0000L;
+        long nextTable = a + (2L << 20);
+        assertTrue(mm.ptlTryLock(0, a));
+        assertFalse(mm.ptlTryLock(1, a + 511 * P), "the same table: held by cpu0");
+        assertTrue(mm.ptlTryLock(1, nextTable), "the next table's lock is free");
+        assertTrue(mm.ptlHeldByOther(2, a + P, a + 2 * P));
+        assertTrue(mm.ptlHeldByOther(0, nextTable - P, nextTable + P), "the range reaches cpu1's table");
+        assertFalse(mm.ptlHeldByOther(0, a, a + P), "cpu0's own lock");
+        mm.ptlUnlock(a);
+        assertFalse(mm.ptlHeldByOther(2, a, nextTable));
+        assertTrue(mm.ptlTryLock(2, a));
+        assertTrue(Mm.samePtl(a, a + 511 * P));
+        assertFalse(Mm.samePtl(a, nextTable));
+    }
 
     @Test
     void removingTheMiddleOfAVmaSplitsIt() {
