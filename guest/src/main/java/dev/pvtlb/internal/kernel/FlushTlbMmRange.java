@@ -76,8 +76,19 @@ public final class FlushTlbMmRange extends KernelPath {
                 if (g.knobs().mmCpumaskTrim) {
                     info.trimCpumask = mm.shouldTrimCpumask(now); // should_trim_cpumask()
                 }
-                g.pvOps().flushTlbMulti(cpu, mm.cpumask(), info);
                 g.ledger().addNs(CostPart.FLUSH_SETUP, cost);
+                if (!g.knobs().concurrentFlush && cpu.loadedMm() == mm) {
+                    // Before the concurrent-flush series (4ce94eabac16, 5.13) flush_tlb_mm_range()
+                    // flushed this CPU first, IRQs off (flush_tlb_func_local()), and only then
+                    // called flush_tlb_others(): the local flush is not overlapped, and it is done
+                    // against the tlb_gen of its own request, before any other CPU's flush reaches
+                    // this one while it waits.
+                    long local = TlbFlush.flushTlbFunc(cpu, info, true);
+                    info.localFlushed = true;
+                    g.ledger().addNs(CostPart.FLUSH_LOCAL, local);
+                    cost += local;
+                }
+                g.pvOps().flushTlbMulti(cpu, mm.cpumask(), info);
                 return cost;
             }
             if (cpu.loadedMm() == mm) {
@@ -86,8 +97,8 @@ public final class FlushTlbMmRange extends KernelPath {
             finish(cpu);
             return cost;
         }
-        // flush_tlb_multi returned. Before the concurrent-flush series (and for a backend that
-        // leaves the local CPU to its caller) the local flush comes only now.
+        // flush_tlb_multi returned. A backend that leaves the local CPU to its caller flushes it
+        // only now (with concurrentFlush=false it was flushed before the remote ones).
         long cost = 0;
         if (!info.localFlushed && cpu.loadedMm() == mm) {
             cost = TlbFlush.flushTlbFunc(cpu, info, true);
