@@ -7,9 +7,9 @@ import dev.pvtlb.internal.profile.Costs;
  * and its socket's last-level cache. A load costs the latency of the nearest level holding its
  * line and fills every level it missed (inclusive, as Skylake client's L3 is), so what a CPU touched
  * recently is cheap and what another working set pushed out is not. Both the program's own loads
- * and the page walker's table reads go through it (the walker's loads are cached like any other,
- * Intel SDM Vol. 3A 4.10.4.4 notwithstanding the paging-structure caches), which is what makes a
- * flush cost the refills it causes.
+ * and the page walker's table reads go through it (paging structures live in write-back memory and
+ * the walker's reads are cached like any other load, beside the paging-structure caches, which
+ * hold only upper-level entries), which is what makes a flush cost the refills it causes.
  *
  * <p>Tags only, no coherence: a store by another core does not invalidate the line here (the
  * kernel's shared lines are {@link dev.pvtlb.internal.mm.ContendedLine}s, which model that).
