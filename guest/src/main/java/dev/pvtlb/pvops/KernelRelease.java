@@ -21,7 +21,7 @@ import java.util.Map;
  */
 public enum KernelRelease {
     /** v4.19 (2018-10-22). */
-    V4_19("4.19", List.of(
+    V4_19("4.19", null, List.of(
             // native_flush_tlb_others() waits for the remote CPUs, the local flush is not overlapped with
             // them: the concurrent series (4ce94eabac16, "x86/mm/tlb: Flush remote and local TLBs
             // concurrently") came with 5.13.
@@ -66,110 +66,54 @@ public enum KernelRelease {
             // arm64's switch_mm (check_and_switch_context()) does not maintain mm_cpumask.
             Design.of("arm64.mmCpumask", "stale"))),
 
+    // Carried over from 4.19, as checked for 5.10:
+    // native.concurrentFlush: flush_tlb_mm_range() flushes locally, then calls flush_tlb_others() and waits: no overlap
+    //   (checked in a 5.10.13 tree); the concurrent series is 5.13.
+    // nestedFlush: 7a30df49f63a "mm: mmu_gather: remove __tlb_reset_range() for force flush" (5.2).
+    // switchMmBarrier: smp_mb() before atomic64_read(&next->context.tlb_gen) when was_lazy (checked in 5.10.13).
+    // x86.mmCpumask: cpumask_clear_cpu(cpu, mm_cpumask(real_prev)) in switch_mm_irqs_off() (checked in 5.10.13).
+    // kvm.boostUserMode: 52acd22faa1a is 5.13.
     /** v5.10 (2020-12-13), the 2020 LTS. */
-    V5_10("5.10", List.of(
-            // flush_tlb_mm_range() flushes locally, then calls flush_tlb_others() and waits: no overlap
-            // (checked in a 5.10.13 tree); the concurrent series is 5.13.
-            Design.of("native.concurrentFlush", "false"),
-            Design.of("native.smtSiblingDedup", "false"),
+    V5_10("5.10", V4_19, List.of(
             // native_flush_tlb_others(): on_each_cpu_cond_mask(tlb_is_not_lazy) unless info->freed_tables
             // (64482aafe55f, 145f573b89a6, 4.20).
             Design.of("lazy", "skip"),
-            Design.tableFree("immediate"),
-            // 7a30df49f63a "mm: mmu_gather: remove __tlb_reset_range() for force flush" (5.2).
-            Design.of("nestedFlush", "flush"),
-            Design.of("shouldFlushTlb", "lazy"),
-            Design.of("mremapFlush", "under-ptl"),
-            // smp_mb() before atomic64_read(&next->context.tlb_gen) when was_lazy (checked in 5.10.13).
-            Design.of("switchMmBarrier", "smp_mb"),
-            // cpumask_clear_cpu(cpu, mm_cpumask(real_prev)) in switch_mm_irqs_off() (checked in 5.10.13).
-            Design.of("x86.mmCpumask", "clear-on-switch"),
-            Design.of("host.scheduler", "cfs"),
-            Design.of("kvm.pvTlbFlush", "true"),
             // b043138246a4 (5.6): xchg(&st->preempted, 0).
             Design.of("kvm.hostClearPreempted", "xchg"),
             // d73eb57b80b9 (5.2).
             Design.of("kvm.boost", "true"),
-            // 52acd22faa1a is 5.13.
-            Design.of("kvm.boostUserMode", "false"),
             // 715062970f37 (5.3): kvm_guest_init() installs kvm_smp_send_call_func_ipi (checked in 5.10.13, as is
             // pv_ops.mmu.tlb_remove_table = tlb_remove_table with the PV flush).
-            Design.of("kvm.pvSchedYield", "true"),
-            Design.of("arm64.flush", "broadcast"),
-            Design.of("arm64.mmCpumask", "stale"))),
+            Design.of("kvm.pvSchedYield", "true"))),
 
     /** v6.1 (2022-12-11), the 2022 LTS. */
-    V6_1("6.1", List.of(
+    V6_1("6.1", V5_10, List.of(
             // 4ce94eabac16 "x86/mm/tlb: Flush remote and local TLBs concurrently" (tip 2021-03-06, 5.13):
             // native_flush_tlb_multi().
             Design.of("native.concurrentFlush", "true"),
-            Design.of("native.smtSiblingDedup", "false"),
-            Design.of("lazy", "skip"),
-            Design.tableFree("immediate"),
-            Design.of("nestedFlush", "flush"),
-            Design.of("shouldFlushTlb", "lazy"),
-            Design.of("mremapFlush", "under-ptl"),
-            Design.of("switchMmBarrier", "smp_mb"),
-            Design.of("x86.mmCpumask", "clear-on-switch"),
-            Design.of("host.scheduler", "cfs"),
-            Design.of("kvm.pvTlbFlush", "true"),
-            Design.of("kvm.hostClearPreempted", "xchg"),
-            Design.of("kvm.boost", "true"),
             // 52acd22faa1a "KVM: Boost vCPU candidate in user mode which is delivering interrupt" (5.13).
-            Design.of("kvm.boostUserMode", "true"),
-            Design.of("kvm.pvSchedYield", "true"),
-            Design.of("arm64.flush", "broadcast"),
-            Design.of("arm64.mmCpumask", "stale"))),
+            Design.of("kvm.boostUserMode", "true"))),
 
+    // Carried over from 6.1, and why 6.13 still has it:
+    // shouldFlushTlb: should_flush_tlb() checks loaded_mm only from 6db2526c1d69 ("Only trim the mm_cpumask once a
+    //   second"), of the same series as 209954cbc7d0 below.
+    // x86.mmCpumask: 209954cbc7d0 "x86/mm/tlb: Update mm_cpumask lazily" went into tip on 2024-11-19, inside the 6.13 merge
+    //   window, and reached Linus's tree with the 6.14 merge window (after v6.13 of 2025-01-19).
     /** v6.13 (2025-01-19): the last release before Rik van Riel's lazy mm_cpumask. */
-    V6_13("6.13", List.of(
-            Design.of("native.concurrentFlush", "true"),
-            Design.of("native.smtSiblingDedup", "false"),
-            Design.of("lazy", "skip"),
-            Design.tableFree("immediate"),
-            Design.of("nestedFlush", "flush"),
-            // should_flush_tlb() checks loaded_mm only from 6db2526c1d69 ("Only trim the mm_cpumask once a
-            // second"), of the same series as 209954cbc7d0 below.
-            Design.of("shouldFlushTlb", "lazy"),
-            Design.of("mremapFlush", "under-ptl"),
-            Design.of("switchMmBarrier", "smp_mb"),
-            // 209954cbc7d0 "x86/mm/tlb: Update mm_cpumask lazily" went into tip on 2024-11-19, inside the 6.13 merge
-            // window, and reached Linus's tree with the 6.14 merge window (after v6.13 of 2025-01-19).
-            Design.of("x86.mmCpumask", "clear-on-switch"),
+    V6_13("6.13", V6_1, List.of(
             // 147f3efaa241 "sched/fair: Implement an EEVDF-like scheduling policy" (6.6).
-            Design.of("host.scheduler", "eevdf"),
-            Design.of("kvm.pvTlbFlush", "true"),
-            Design.of("kvm.hostClearPreempted", "xchg"),
-            Design.of("kvm.boost", "true"),
-            Design.of("kvm.boostUserMode", "true"),
-            Design.of("kvm.pvSchedYield", "true"),
-            Design.of("arm64.flush", "broadcast"),
-            Design.of("arm64.mmCpumask", "stale"))),
+            Design.of("host.scheduler", "eevdf"))),
 
     /** v6.15 (2025-05-25): INVLPGB, RCU table freeing on every x86 kernel, the LOADED_MM_SWITCHING fix. */
-    V6_15("6.15", List.of(
-            Design.of("native.concurrentFlush", "true"),
-            Design.of("native.smtSiblingDedup", "false"),
-            Design.of("lazy", "skip"),
+    V6_15("6.15", V6_13, List.of(
             // MMU_GATHER_RCU_TABLE_FREE unconditional on x86 (Rik van Riel's INVLPGB series: a broadcast
             // flush does not interrupt gup_fast).
             Design.tableFree("rcu"),
-            Design.of("nestedFlush", "flush"),
             // fea4e317f9e7 "x86/mm: Eliminate window where TLB flushes may be inadvertently skipped"
             // (CVE-2025-37964): should_flush_tlb() flushes a CPU in LOADED_MM_SWITCHING.
             Design.of("shouldFlushTlb", "switching"),
-            Design.of("mremapFlush", "under-ptl"),
-            Design.of("switchMmBarrier", "smp_mb"),
             // 209954cbc7d0 (lazy mm_cpumask) and 6db2526c1d69 (trim at most once a second), 6.14.
-            Design.of("x86.mmCpumask", "lazy-trim"),
-            Design.of("host.scheduler", "eevdf"),
-            Design.of("kvm.pvTlbFlush", "true"),
-            Design.of("kvm.hostClearPreempted", "xchg"),
-            Design.of("kvm.boost", "true"),
-            Design.of("kvm.boostUserMode", "true"),
-            Design.of("kvm.pvSchedYield", "true"),
-            Design.of("arm64.flush", "broadcast"),
-            Design.of("arm64.mmCpumask", "stale")));
+            Design.of("x86.mmCpumask", "lazy-trim")));
 
     /** The knob that chooses a release; {@code none} (the default) sets nothing. */
     public static final String KNOB = "kernel";
@@ -179,11 +123,14 @@ public enum KernelRelease {
     public static final Map<String, String> EXCLUDED = excluded();
 
     private final String version;
-    private final List<Design> designs;
+    private final KernelRelease previous;
+    private final List<Design> changes;
 
-    KernelRelease(String version, List<Design> designs) {
+    /** {@code version} sets what {@code previous} did (every knob, for the first), but for {@code changes}. */
+    KernelRelease(String version, KernelRelease previous, List<Design> changes) {
         this.version = version;
-        this.designs = designs;
+        this.previous = previous;
+        this.changes = changes;
     }
 
     /** The release's name as the knob takes it, e.g. {@code 6.15}. */
@@ -193,8 +140,8 @@ public enum KernelRelease {
 
     /** The release's value of every knob it sets, for {@code backend}; knob names in table order. */
     public Map<String, String> settings(String backend) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (Design d : designs) {
+        Map<String, String> m = previous == null ? new LinkedHashMap<>() : previous.settings(backend);
+        for (Design d : changes) {
             m.put(d.knob(), d.value(backend));
         }
         return m;

@@ -46,11 +46,4 @@ public final class CacheHierarchy {
         }
         return memPs;
     }
-
-    /** Empties the levels this CPU owns or shares (a new run; clearing a shared level twice is harmless). */
-    public void clear() {
-        l1.clear();
-        l2.clear();
-        llc.clear();
-    }
 }

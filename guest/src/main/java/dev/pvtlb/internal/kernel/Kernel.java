@@ -74,6 +74,8 @@ public final class Kernel implements AutoCloseable, BackendContext {
     private StepLog stepLog;
     private final Topology topology;
     private final KernelCpu[] cpus;
+    /** Every data-cache level and L1 DTLB of the machine, each once. */
+    private final List<SetAssociativeCache> caches = new ArrayList<>();
     private final Rcu rcu;
     private Mm initMm;
     private final List<Mm> mms = new ArrayList<>();
@@ -148,6 +150,9 @@ public final class Kernel implements AutoCloseable, BackendContext {
     /** What boot does after building the machine: init_mm, idle loops, pv_ops patching. */
     private void start() {
         this.initMm = new Mm(0, nextCtxId++, pageTables.allocPgd(), cpus.length, true);
+        for (SetAssociativeCache level : caches) {
+            level.clear();
+        }
         for (KernelCpu c : cpus) {
             c.reset(initMm);
             c.call(new IdleLoop(c));
@@ -347,14 +352,21 @@ public final class Kernel implements AutoCloseable, BackendContext {
         for (KernelCpu cpu : cpus) {
             int core = cpu.core;
             if (l1[core] == null) {
-                l1[core] = new SetAssociativeCache(c.l1Lines, c.l1Ways);
-                l2[core] = new SetAssociativeCache(c.l2Lines, c.l2Ways);
+                l1[core] = cache(c.l1Lines, c.l1Ways);
+                l2[core] = cache(c.l2Lines, c.l2Ways);
             }
             if (llc[cpu.socket] == null) {
-                llc[cpu.socket] = new SetAssociativeCache(c.llcLinesPerCore * topology.coresPerSocket(), c.llcWays);
+                llc[cpu.socket] = cache(c.llcLinesPerCore * topology.coresPerSocket(), c.llcWays);
             }
-            cpu.caches(new CacheHierarchy(l1[core], l2[core], llc[cpu.socket], c), new SetAssociativeCache(c.dtlbEntries, c.dtlbWays));
+            cpu.caches(new CacheHierarchy(l1[core], l2[core], llc[cpu.socket], c), cache(c.dtlbEntries, c.dtlbWays));
         }
+    }
+
+    /** A new cache level, listed so a new run empties each once, however many CPUs share it. */
+    private SetAssociativeCache cache(int lines, int ways) {
+        SetAssociativeCache level = new SetAssociativeCache(lines, ways);
+        caches.add(level);
+        return level;
     }
 
     public Costs costs() {

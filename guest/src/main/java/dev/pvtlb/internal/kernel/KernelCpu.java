@@ -607,8 +607,6 @@ public final class KernelCpu implements Cpu, Event {
         tlbState.memoryModel(MemoryModel.of(kernel().knobs().memoryModel));
         tlb.flushAll();
         psc.flushAll();
-        caches.clear();
-        dtlb.clear();
         irqOff = 0;
         callFunctionPending = false;
         callSingleQueue.clear();

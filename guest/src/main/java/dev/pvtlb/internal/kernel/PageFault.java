@@ -5,6 +5,7 @@ import dev.pvtlb.internal.mm.Vma;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mmu.Level;
+import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.Counter;
@@ -62,23 +63,17 @@ public final class PageFault extends InternalPath {
         int idx = Level.PTE.index(va);
         long pte = table == 0 ? 0 : g.mem().readWord(table, idx);
         long flags = Pte.PRESENT | Pte.USER | Pte.ACCESSED | Pte.NX | (vma.writable() ? Pte.RW : 0) | (write ? Pte.DIRTY : 0);
-        if (Pte.present(pte)) {
-            g.mem().writeWord(table, idx, pte | flags);
+        long written = Pte.present(pte) ? pte | flags : Pte.make(g.allocator().alloc(FrameState.DATA), flags);
+        if (table != 0) {
+            g.mem().writeWord(table, idx, written);
         } else {
-            int pfn = g.allocator().alloc(FrameState.DATA);
-            if (table != 0) {
-                g.mem().writeWord(table, idx, Pte.make(pfn, flags));
-            } else {
-                g.pageTables().set(mm.pgd(), va, Pte.make(pfn, flags));
-            }
+            g.pageTables().set(mm.pgd(), va, written);
+            table = g.pageTables().tableAt(mm.pgd(), va, Level.PTE);
         }
         // The fault wrote the PTE and (clear_page()) the whole data page: both lines are now in
         // this CPU's caches, so the access it retries does not miss to memory.
-        if (table == 0) {
-            table = g.pageTables().tableAt(mm.pgd(), va, Level.PTE);
-        }
-        cpu.storeLine(((long) table << 6) | (idx >>> 3));
-        cpu.storeLine(KernelCpu.dataLine(g.mem().readWord(table, idx), va));
+        cpu.storeLine(PageTables.entryLine(table, idx));
+        cpu.storeLine(KernelCpu.dataLine(written, va));
         g.vmstat().inc(Counter.PAGE_FAULTS);
         if (lockHolder != null) {
             pc = 1;

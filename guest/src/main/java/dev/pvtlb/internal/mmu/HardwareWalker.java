@@ -84,7 +84,7 @@ public final class HardwareWalker {
             }
             int idx = level.index(va);
             long e = mem.readWord(table, idx);
-            readLines[read] = ((long) table << 6) | (idx >>> 3);
+            readLines[read] = PageTables.entryLine(table, idx);
             read++;
             levelsRead = read;
             if (!Pte.present(e) || (write && !Pte.writable(e))) {

@@ -71,6 +71,11 @@ public final class PageTables {
         return table;
     }
 
+    /** The physical line (address >> 6) holding entry {@code index} of the table in frame {@code table}. */
+    public static long entryLine(int table, int index) {
+        return ((long) table << 6) | (index >>> 3);
+    }
+
     /**
      * set_pte_at() after allocating missing tables (__pte_alloc, __pmd_alloc, __pud_alloc).
      * Returns the previous leaf value.
