@@ -72,9 +72,9 @@ final class PrimitiveMapping {
                 figure("  - munmap of " + HostPrimitives.SMALL_PAGES + " written pages, alone", p.munmapSmall()),
                 "  + " + (HostPrimitives.SMALL_PAGES - pages) + " pages * " + ns(perPage) + " ns + one full flush " + ns(full)
                         + " ns, / " + pages + " pages = " + ns(flush) + " ns per page flushed",
-                "On a PVM guest each is a PVM_HC_TLB_INVLPG hypercall (pvm_flush_tlb_one_user()); the model prices a guest",
-                "INVLPG at invlpg.ns (" + ns(base.get("invlpg.ns")) + ") with no pv hook for local flushes, so munmap and "
-                        + "mprotect of " + ceiling + " pages or fewer are underpriced here.");
+                "On a PVM guest each is a PVM_HC_TLB_INVLPG hypercall (pvm_flush_tlb_one_user()) whose sync of the",
+                "cleared entry flushes every vCPU of the VM (kvm_flush_remote_tlbs()); the pvm backend prices it as",
+                "hypercall.ns, the host's INVLPG on each shadow root and that VM-wide flush, from the keys above.");
     }
 
     private String host() {

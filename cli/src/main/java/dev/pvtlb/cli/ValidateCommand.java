@@ -64,7 +64,7 @@ final class ValidateCommand implements Callable<Integer> {
     boolean quiet;
 
     @Option(names = "--host", description = "validate against this host instead: run munmap-storm, mprotect-noise and "
-            + "tlb-flush2 here and in the model (the backend the probe detects), band +-25% of the host's median")
+            + "tlb-flush2 here and in the model (the backend the probe detects), band +-25%% of the host's median")
     boolean host;
 
     @Option(names = "--profile", paramLabel = "P", description = "with --host: the model's profile, built-in or file "

@@ -25,6 +25,12 @@ public final class FlushTlbInfo {
      * that no longer run the mm, so that they clear their bit; set at most once a second per mm.
      */
     public boolean trimCpumask;
+    /**
+     * The PTE changes behind this flush only added permissions (mprotect() making pages writable
+     * again, which x86 flushes all the same). Not a field of the kernel's struct: a shadow MMU that
+     * syncs its entries from the guest's at the flush (KVM's, under PVM) has nothing to revoke.
+     */
+    public boolean raisesOnly;
 
     public FlushTlbInfo(MmHandle mm, long start, long end, int strideShift, boolean freedTables, long newTlbGen, int initiatingCpu) {
         this.mm = mm;

@@ -25,7 +25,13 @@ enum PvOpSignature {
      * broadcast_tlb_flush() for an mm with a global ASID; arm64's TLBI ...IS). Returns false
      * when this flush is not broadcast; the default never broadcasts.
      */
-    FLUSH_TLB_BROADCAST("flush_tlb_broadcast", "flushTlbBroadcast", false, boolean.class, Cpu.class, FlushTlbInfo.class);
+    FLUSH_TLB_BROADCAST("flush_tlb_broadcast", "flushTlbBroadcast", false, boolean.class, Cpu.class, FlushTlbInfo.class),
+    /**
+     * Optional: pv_ops.mmu.flush_tlb_one_user(addr) per page, or flush_tlb_user() for everything,
+     * as flush_tlb_func() calls them on the CPU being flushed. Gets the cost of the native
+     * instructions and returns what the op costs instead; the default is the native INVLPG / CR3.
+     */
+    FLUSH_TLB_USER("flush_tlb_user", "flushTlbUser", false, long.class, Cpu.class, FlushTlbInfo.class, long.class, long.class);
 
     public final String opName;
     /** The {@link PvOps} method the op is patched into. */

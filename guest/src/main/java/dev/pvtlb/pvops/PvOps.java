@@ -41,6 +41,16 @@ public abstract class PvOps {
         return false;
     }
 
+    /**
+     * pv_ops.mmu.flush_tlb_one_user / flush_tlb_user (see {@link PvOpSignature#FLUSH_TLB_USER}):
+     * {@code cpu} invalidates its own user translations for {@code info}, {@code pages} page by page
+     * or all of them ({@link FlushTlbInfo#FLUSH_ALL}); the translations themselves are dropped by
+     * the caller. Returns the op's cost; natively the INVLPGs or the CR3 write, {@code nativeNs}.
+     */
+    public long flushTlbUser(Cpu cpu, FlushTlbInfo info, long pages, long nativeNs) {
+        return nativeNs;
+    }
+
     /** The backend's name, as reports print it. */
     public final String name() {
         return backendName;

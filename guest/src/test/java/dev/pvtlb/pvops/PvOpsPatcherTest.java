@@ -239,7 +239,7 @@ class PvOpsPatcherTest {
     @Test
     void anUnknownOpAndANonPublicClassAreBootErrors() {
         assertTrue(bootError(new UnknownOp()).getMessage().endsWith("UnknownOp.flush implements unknown op 'flush_tlb_others' "
-                + "(ops: flush_tlb_multi, tlb_remove_table, table_free_policy, flush_tlb_broadcast)"));
+                + "(ops: flush_tlb_multi, tlb_remove_table, table_free_policy, flush_tlb_broadcast, flush_tlb_user)"));
         assertTrue(bootError(new NotPublic()).getMessage().endsWith(": the class must be public so the patched pv_ops can call it"));
     }
 }

@@ -21,10 +21,16 @@ public final class FlushTlbMmRange extends KernelPath {
     private final long end;
     private final int strideShift;
     private final boolean freedTables;
+    private final boolean raisesOnly;
     private FlushTlbInfo info;
 
     /** A flush of {@code mm}, which must be the guest's own (from {@link FlushTlbInfo#mm}, say). */
     public FlushTlbMmRange(MmHandle mm, long start, long end, int strideShift, boolean freedTables) {
+        this(mm, start, end, strideShift, freedTables, false);
+    }
+
+    /** As above; {@code raisesOnly}: the PTE changes only added permissions ({@link FlushTlbInfo#raisesOnly}). */
+    public FlushTlbMmRange(MmHandle mm, long start, long end, int strideShift, boolean freedTables, boolean raisesOnly) {
         if (!(mm instanceof Mm own)) {
             throw new IllegalArgumentException("flush_tlb_mm_range needs an mm of the guest, not " + mm);
         }
@@ -33,6 +39,7 @@ public final class FlushTlbMmRange extends KernelPath {
         this.end = end;
         this.strideShift = strideShift;
         this.freedTables = freedTables;
+        this.raisesOnly = raisesOnly;
     }
 
     /** The request built by the first step (null before it ran). */
@@ -60,6 +67,7 @@ public final class FlushTlbMmRange extends KernelPath {
             long gen = g.knobs().bug == InjectedBug.TLB_GEN_NOT_BUMPED ? mm.tlbGen() : mm.incTlbGen();
             OrderedStores.fence(cpu); // inc_mm_tlb_gen() is a locked operation
             info = new FlushTlbInfo(mm, s, e, strideShift, freedTables, gen, cpu.id);
+            info.raisesOnly = raisesOnly;
             if (g.checker() != null) {
                 g.checker().flushStarted(cpu, info);
             }

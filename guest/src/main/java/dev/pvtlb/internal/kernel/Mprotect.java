@@ -49,7 +49,7 @@ public final class Mprotect extends InternalPath {
         long cost = c.syscallNs + c.vmaOpNs + ((end - start) >>> PhysMem.PAGE_SHIFT) * c.pteOpNs;
         if (changed > 0) {
             pc = 1;
-            cpu.call(new FlushTlbMmRange(mm, start, end, PhysMem.PAGE_SHIFT, false));
+            cpu.call(new FlushTlbMmRange(mm, start, end, PhysMem.PAGE_SHIFT, false, writable));
         } else {
             mm.endFlushPending(pending);
             cpu.ret();

@@ -72,14 +72,14 @@ public final class TlbFlush {
                     cpu.invlpg(addr);
                 }
             }
-            cost += nr * c.invlpgNs;
+            cost += g.pvOps().flushTlbUser(cpu, f, nr, nr * c.invlpgNs);
             if (local) {
                 g.vmstat().add(Counter.NR_TLB_LOCAL_FLUSH_ONE, nr);
             }
         } else {
             nr = FlushTlbInfo.FLUSH_ALL;
             cpu.flushTlbLocal();
-            cost += c.fullFlushNs;
+            cost += g.pvOps().flushTlbUser(cpu, f, nr, c.fullFlushNs);
             if (local) {
                 g.vmstat().inc(Counter.NR_TLB_LOCAL_FLUSH_ALL);
             }

@@ -4,6 +4,9 @@ import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.internal.host.HostFlush;
 import dev.pvtlb.internal.host.HypercallIpi;
 import dev.pvtlb.internal.host.PvmTlbRequest;
+import dev.pvtlb.internal.host.ShadowMmuSync;
+import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.stats.Counter;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.kernel.NativeBackend;
@@ -36,12 +39,15 @@ import dev.pvtlb.smp.CpuMask;
  * <li>{@code ipi}: the public guest, which leaves flush_tlb_multi at native_flush_tlb_multi(), so
  * targets get call-function IPIs; the IPI goes out as one KVM_HC_SEND_IPI hypercall (PVM passes
  * any number outside its own range to KVM's hypercalls: Documentation/virt/kvm/x86/pvm-spec.rst).
- * The targets' INVLPGs are then PVM_HC_TLB_INVLPG hypercalls, which the model still prices as
- * INVLPGs (flush_tlb_func() has no pv hook here).</li>
+ * The targets' INVLPGs are then PVM_HC_TLB_INVLPG hypercalls (below).</li>
  * </ul>
- * Guest page-table writes reach the shadow tables through write protection and unsync shadow
- * pages synced at the flush (KVM's shadow MMU, mmu_try_to_unsync_pages(), kvm_mmu_sync_roots());
- * the model charges neither the write-protect faults nor the sync walk (see PvmTlbRequest).
+ * A CPU flushing its own translations (flush_tlb_func(), locally or for an IPI) calls
+ * pv_ops.mmu.flush_tlb_one_user per page, PVM_HC_TLB_INVLPG, or flush_tlb_user for everything,
+ * PVM_HC_TLB_FLUSH_CURRENT: a hypercall each, and the host's work of {@link PvmTlbRequest}.
+ * Guest page-table writes reach the shadow tables through unsync shadow pages synced at the
+ * flush (KVM's shadow MMU, mmu_try_to_unsync_pages()); a sync that revokes a permission flushes
+ * every vCPU of the VM ({@link ShadowMmuSync}). The write-protect faults and the sync walk are
+ * not charged (see PvmTlbRequest).
  */
 public final class PvmBackend extends GuestTableFree {
     static final KnobSpec REMOTE_FLUSH = KnobSpec.choice("pvm.remoteFlush", "hypercall",
@@ -51,12 +57,29 @@ public final class PvmBackend extends GuestTableFree {
             "hypercall", "ipi");
 
     private final HostFlush hostFlush;
+    private final ShadowMmuSync shadow;
     private final boolean byHypercall;
 
     PvmBackend(Kernel guest, Knobs k) {
         super(guest.knobs());
         this.hostFlush = new HostFlush(guest);
+        this.shadow = new ShadowMmuSync(hostFlush);
         this.byHypercall = k.get(REMOTE_FLUSH.name()).equals("hypercall");
+    }
+
+    /**
+     * pvm_flush_tlb_one_user() per page (PVM_HC_TLB_INVLPG) or pvm_flush_tlb_user()
+     * (PVM_HC_TLB_FLUSH_CURRENT) on the CPU flushing itself: a hypercall each, the host's work on
+     * this vCPU, and the shadow MMU's sync of the flush.
+     */
+    @PvOp("flush_tlb_user")
+    public long flushTlbUser(Cpu view, FlushTlbInfo info, long pages, long nativeNs) {
+        KernelCpu cpu = (KernelCpu) view;
+        Costs c = cpu.kernel().costs();
+        long calls = pages == FlushTlbInfo.FLUSH_ALL ? 1 : pages;
+        cpu.kernel().vmstat().add(Counter.HYPERCALLS, calls);
+        long host = pages == FlushTlbInfo.FLUSH_ALL ? c.fullFlushNs : pages * (1 + PvmTlbRequest.PREV_ROOTS) * c.invlpgNs;
+        return calls * c.hypercallNs + host + shadow.sync(cpu, info, pages);
     }
 
     @PvOp("flush_tlb_multi")
@@ -67,7 +90,8 @@ public final class PvmBackend extends GuestTableFree {
             return;
         }
         cpu.call(new OneStep("pvm_flush_tlb_multi", c -> hostFlush.flushByHypercall(c, mask, info,
-                PvmTlbRequest.scope(info), PvmTlbRequest.targetCost(c.kernel().costs(), info))));
+                PvmTlbRequest.scope(info), PvmTlbRequest.targetCost(c.kernel().costs(), info))
+                + shadow.sync(c, info, FlushTlbInfo.FLUSH_ALL)));
     }
 
     public static final class Provider extends BackendProvider {

@@ -143,6 +143,42 @@ public final class HostFlush implements VcpuEntryHook {
         }
     }
 
+    /**
+     * kvm_flush_remote_tlbs(kvm) (virt/kvm/kvm_main.c): KVM_REQ_TLB_FLUSH to every vCPU of the VM
+     * through kvm_make_all_cpus_request(), which kicks the vCPUs in guest mode and waits for them
+     * to have exited (the request has KVM_REQUEST_WAIT); each flushes all its translations
+     * (kvm_vcpu_flush_tlb_all()) before it enters again, a vCPU not running at its next entry.
+     * {@code caller} services the request itself before it returns to the guest. Returns the
+     * caller's cost: its own flush, and for kicked vCPUs the IPIs and the wait for the exits.
+     */
+    public long flushRemoteTlbs(KernelCpu caller) {
+        Costs c = guest.costs();
+        int kicked = 0;
+        long now = guest.engine().now();
+        for (KernelCpu target : guest.cpus()) {
+            if (target == caller) {
+                target.flushAllAsids();
+                guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
+            } else if (host.vcpu(target.id).executing()) {
+                target.flushAllAsids();
+                kicked++;
+                guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
+                guest.vmstat().inc(Counter.VMEXITS);
+                guest.cpuTime().flow("kvm_flush_remote_tlbs", caller.id, now, target.id, now);
+                target.injectHostWork(c.vmexitNs + c.fullFlushNs, TimeCategory.STOLEN, "kvm_flush_remote_tlbs");
+            } else if (!pending[target.id] && guest.knobs().bug != InjectedBug.HOST_DROPS_DEFERRED_FLUSH) {
+                pending[target.id] = true;
+                guest.vmstat().inc(Counter.DEFERRED_FLUSHES);
+            }
+        }
+        long cost = c.fullFlushNs;
+        if (kicked > 0) {
+            long latency = guest.engine().chooseInRange(ChoicePoint.HOST_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
+            cost += kicked * c.ipiSendNs + latency + c.vmexitNs;
+        }
+        return cost;
+    }
+
     /** A flush left for a vCPU that was not running is done right before guest code runs again. */
     @Override
     public void entryEnd(HostVcpu v) {

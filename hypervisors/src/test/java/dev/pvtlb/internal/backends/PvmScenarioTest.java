@@ -60,11 +60,13 @@ class PvmScenarioTest {
     void aShootdownToThreeRunningVcpusIsOneHypercallThatKicksEachTarget() {
         long[] r = unmapOnePage(4, "hypercall");
         // PVM_HC_FLUSH_TLB_MULTI (600) + the local page in the current and 3 cached roots (4 * 100)
-        // + 3 host IPIs (3 * 50) + their latency (300) + the slowest target's exit (600) and flush (400).
-        assertEquals(600 + 400 + 150 + 300 + 600 + 400, r[0], "ns in flush_tlb_multi");
+        // + 3 host IPIs (3 * 50) + their latency (300) + the slowest target's exit (600) and flush (400);
+        // then the shadow MMU's sync of the cleared entry flushes the VM: the caller's full flush (33)
+        // + 3 IPIs (150) + their latency (300) + the exits (600).
+        assertEquals(600 + 400 + 150 + 300 + 600 + 400 + 33 + 150 + 300 + 600, r[0], "ns in flush_tlb_multi");
         assertEquals(1, r[1], "one hypercall, whatever the number of targets");
-        assertEquals(3, r[2], "each running target is kicked out of the guest once");
-        assertEquals(4, r[3], "the host flushed the initiator and the three targets");
+        assertEquals(6, r[2], "each running target is kicked out of the guest twice: the flush, then the sync");
+        assertEquals(4 + 4, r[3], "the host flushed the initiator and the three targets, twice");
         assertEquals(0, r[4]);
         assertEquals(0, r[5], "no guest IPI");
         assertEquals(0, r[6], "no flush handler ran in the guest");
@@ -74,22 +76,23 @@ class PvmScenarioTest {
     @Test
     void targetsNotRunningAreFlushedAtTheirNextEntryAndCostTheInitiatorNothing() {
         long[] r = unmapOnePage(1, "hypercall");
-        // Four vCPUs on one pCPU: while vCPU 0 runs, the others wait. Hypercall + the local page.
-        assertEquals(600 + 400, r[0], "ns in flush_tlb_multi");
+        // Four vCPUs on one pCPU: while vCPU 0 runs, the others wait. Hypercall + the local page
+        // + the caller's full flush of the sync (33).
+        assertEquals(600 + 400 + 33, r[0], "ns in flush_tlb_multi");
         assertEquals(1, r[1]);
         assertEquals(0, r[2], "no target to kick");
         assertEquals(3, r[4], "three KVM_REQ_TLB_FLUSH_GUEST requests left for the next entry");
-        assertEquals(1 + 3, r[3], "the local flush, then each target's at its entry");
+        assertEquals(1 + 1 + 3, r[3], "the local flush and the sync's, then each target's at its entry");
         assertEquals(0, r[7]);
     }
 
     @Test
     void thePublicGuestSendsOneIpiHypercallAndTheTargetsFlushThemselves() {
         long[] r = unmapOnePage(4, "ipi");
-        assertEquals(1, r[1], "one KVM_HC_SEND_IPI for the three targets");
+        assertEquals(1 + 1 + 3, r[1], "one KVM_HC_SEND_IPI for the three targets, then each CPU's PVM_HC_TLB_INVLPG");
         assertEquals(3, r[5]);
         assertEquals(3, r[6], "each target ran flush_tlb_func");
-        assertEquals(0, r[3], "the host flushes nothing");
+        assertEquals(4, r[3], "the first sync of the cleared entry flushes the four vCPUs");
         assertEquals(0, r[7]);
     }
 }
