@@ -80,6 +80,10 @@ final class ExploreCommand implements Callable<Integer> {
             // A SAFE verdict counts only if the hardware's speculative walks were allowed: on by default here.
             s.set("speculation", "on");
         }
+        if (s.settings().stream().noneMatch(kv -> kv.startsWith("memoryModel="))) {
+            // Nor unless stores could become visible late, as the backend's CPU lets them.
+            s.set("memoryModel", Explorer.defaultMemoryModel(s.backend()));
+        }
         Strategy st;
         try {
             st = Explorer.strategy(strategy, seed, depth, bound);

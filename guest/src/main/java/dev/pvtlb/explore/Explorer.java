@@ -17,6 +17,15 @@ public final class Explorer {
 
     private final Scenario scenario;
 
+    /**
+     * The memory ordering {@code explore} models unless told otherwise: the backend's CPU's
+     * ({@code arm} on arm64, {@code tso} on x86), so that a SAFE verdict covers stores that become
+     * visible late. run, compare and validate keep {@code sc}.
+     */
+    public static String defaultMemoryModel(String backend) {
+        return dev.pvtlb.internal.kernel.MemoryModel.ofBackend(backend);
+    }
+
     public Explorer(Scenario scenario) {
         // A copy: the explorer's exact quantum must not leak into the caller's later runs of it.
         this.scenario = scenario.copy().defaultQuantum(0);

@@ -44,7 +44,7 @@ public final class GuestKnobs {
     public static final KnobSpec MEMORY_MODEL = KnobSpec.choice("memoryModel", "sc",
             "ordering of the flush protocol's per-CPU stores (is_lazy, loaded_mm): sc = visible at once; tso = x86-TSO "
                     + "store buffer drained at explorer-chosen times and by locked or serializing instructions; arm = arm64, "
-                    + "drained in any order until a barrier",
+                    + "drained in any order until a barrier (explore defaults to the backend's CPU: arm on arm64, else tso)",
             "sc", "tso", "arm");
 
     public static final KnobSpec SWITCH_MM_BARRIER = KnobSpec.choice("switchMmBarrier", "smp_mb",

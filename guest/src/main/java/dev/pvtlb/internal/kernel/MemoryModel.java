@@ -11,6 +11,14 @@ import dev.pvtlb.model.ModelException;
 public enum MemoryModel {
     SC, TSO, ARM;
 
+    /**
+     * The ordering of the CPU a backend runs on, as the knob spells it: {@code arm} for arm64,
+     * {@code tso} for every x86 backend (the shipped ones but arm64, and a user's own unless set).
+     */
+    public static String ofBackend(String backend) {
+        return backend.equals("arm64") ? "arm" : "tso";
+    }
+
     public static MemoryModel of(String s) {
         return switch (s) {
             case "sc" -> SC;
