@@ -136,6 +136,9 @@ public final class Kernel implements AutoCloseable, BackendContext {
             }
         }
         wireCaches(topology);
+        for (KernelCpu c : cpus) {
+            c.smtSharing(SmtSharing.of(c, cpus, topology.siblingsOf(c.id), costs.smtSharePermille));
+        }
         this.hazards = new HazardLog(trace);
         this.hazardDetector = new HazardDetector(this, hazards);
         for (KernelCpu c : cpus) {

@@ -40,6 +40,10 @@ public final class KernelCpu implements Cpu, Event {
     private KernelCpu[] tlbSharers = new KernelCpu[0];
     /** Offset of this thread's hardware PCIDs in a TLB shared with siblings. */
     private int pcidBase = 0;
+    /** The core's execution resources shared with its SMT siblings (see SmtSharing). */
+    private SmtSharing smt = SmtSharing.NONE;
+    /** The step in progress runs at 1000/this of its speed alone (1000: no sibling executing as it began). */
+    private long stepSharePermille = 1000;
 
     // Per-CPU kernel state other CPUs touch, a cache line each (see ContendedLine).
     /** call_single_queue's head: llist_add() by senders, llist_del_all() by this CPU's handler. */
@@ -99,6 +103,11 @@ public final class KernelCpu implements Cpu, Event {
     void caches(CacheHierarchy caches, SetAssociativeCache dtlb) {
         this.caches = caches;
         this.dtlb = dtlb;
+    }
+
+    /** Wired once by the kernel after every CPU exists: the siblings whose execution slows this one. */
+    void smtSharing(SmtSharing smt) {
+        this.smt = smt;
     }
 
     @Override
@@ -462,6 +471,23 @@ public final class KernelCpu implements Cpu, Event {
         return depth > 0 && stack[depth - 1] instanceof UserMode;
     }
 
+    /**
+     * Executing instructions on its core: not blocked (halted in HLT, or waiting in a PAUSE loop)
+     * and not descheduled by the host; what slows an SMT sibling (see SmtSharing).
+     */
+    boolean executing() {
+        return !blocked && vcpuRunning && depth > 0;
+    }
+
+    /**
+     * How much slower than alone the step in progress runs, in thousandths (1000 when no SMT
+     * sibling was executing as it began): the step's cost is scaled by it, and a batch that
+     * measures its own latency or stops at the engine's horizon uses it (see SmtSharing).
+     */
+    public long stepSharePermille() {
+        return stepSharePermille;
+    }
+
     /** Whether this CPU is halted in its idle loop (blocked in HLT). */
     public boolean isHalted() {
         return blocked && blockedCategory == TimeCategory.IDLE;
@@ -517,6 +543,8 @@ public final class KernelCpu implements Cpu, Event {
         // The step's cost belongs to the work it is about to do; a block belongs to the state
         // the step left (e.g. smp_call_function_many_cond: local call, then csd_lock_wait).
         TimeCategory workCategory = p.category();
+        // SMT execution sharing: a sibling executing as the step begins slows it (SmtSharing).
+        stepSharePermille = smt.permilleNow();
         long cost = p.step(this);
         if (cost == KernelPath.BLOCK) {
             if (callFunctionPending && irqOff == 0) {
@@ -535,6 +563,7 @@ public final class KernelCpu implements Cpu, Event {
             }
             return;
         }
+        cost = SmtSharing.scale(cost, stepSharePermille);
         guest.cpuTime().book(id, workCategory, now, now + cost);
         queued = true;
         e.at(now + cost, this);
@@ -622,6 +651,7 @@ public final class KernelCpu implements Cpu, Event {
         runQueue.clear();
         extendedQs = false;
         lastUserVa = -1;
+        stepSharePermille = 1000;
         vcpuRunning = true;
         parked = false;
     }

@@ -6,6 +6,7 @@ import dev.pvtlb.internal.kernel.MmapLocking;
 import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.Task;
 import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.SmtSharing;
 import java.util.SplittableRandom;
 
 /**
@@ -71,7 +72,13 @@ public final class Touch implements Op {
     public long run(KernelCpu cpu, Task task) {
         long now = cpu.kernel().engine().now();
         long horizon = cpu.kernel().engine().horizon();
+        // A sibling executing on the core stretches the batch (SmtSharing): it stops at the horizon
+        // in the time it takes, and its accesses are measured as taking that long.
+        long share = cpu.stepSharePermille();
         long limitPs = horizon == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1, horizon - now) * 1000;
+        if (share != 1000 && limitPs != Long.MAX_VALUE) {
+            limitPs = Math.max(1, limitPs / share * 1000 + limitPs % share * 1000 / share);
+        }
         SplittableRandom r = task.random();
         // A read lock granted while the task slept on it (the pending fault's), read once: the
         // batch below is the hot loop of every workload.
@@ -135,7 +142,7 @@ public final class Touch implements Op {
         }
         long ns = (ps + 999) / 1000;
         if (recorder != null && done > 0) {
-            recorder.addBatch(ps, done);
+            recorder.addBatch(SmtSharing.scale(ps, share), done);
         }
         return ns;
     }

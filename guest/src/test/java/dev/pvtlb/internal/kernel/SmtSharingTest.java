@@ -1,0 +1,176 @@
+package dev.pvtlb.internal.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.pvtlb.config.GuestConfig;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
+import dev.pvtlb.smp.Topology;
+import dev.pvtlb.stats.TimeCategory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SMT execution sharing (x86-skylake: smt.share.factor 1.54): a step started while the core's
+ * other thread executes costs 1.54 times as much, rounded to the nanosecond; with the sibling
+ * halted, spinning in a PAUSE loop or descheduled by the host, or without SMT, it costs what it
+ * costs alone.
+ */
+class SmtSharingTest {
+    private static final Topology ONE_CORE_TWO_THREADS = new Topology(1, 1, 2);
+    private static final Topology TWO_CORES = new Topology(1, 2, 1);
+
+    /** One step of {@code ns}; records when it started and when the next step began. */
+    private static final class Work extends KernelPath {
+        private final long ns;
+        long start = -1;
+        long end = -1;
+
+        Work(long ns) {
+            this.ns = ns;
+        }
+
+        @Override
+        public long step(Cpu cpu) {
+            Kernel g = ((KernelCpu) cpu).kernel();
+            if (pc++ == 0) {
+                start = g.engine().now();
+                return ns;
+            }
+            end = g.engine().now();
+            cpu.ret();
+            return 0;
+        }
+
+        long took() {
+            return end - start;
+        }
+
+        @Override
+        public String name() {
+            return "work";
+        }
+    }
+
+    /** Spins with IRQs on until woken, as csd_lock_wait() does (blocked in IPI_WAIT). */
+    private static final class SpinWait extends KernelPath {
+        @Override
+        public long step(Cpu cpu) {
+            return BLOCK;
+        }
+
+        @Override
+        public TimeCategory category() {
+            return TimeCategory.IPI_WAIT;
+        }
+
+        @Override
+        public String name() {
+            return "csd_lock_wait";
+        }
+    }
+
+    private static Kernel boot(Topology t, String factor) {
+        GuestConfig.Builder b = GuestConfig.builder().topology(t).memoryMiB(16);
+        if (factor != null) {
+            b.profile(b.profile().with(java.util.Map.of("smt.share.factor", Double.parseDouble(factor)), "test"));
+        }
+        Kernel g = Kernel.boot(b.build());
+        g.engine().run(1_000_000, Long.MAX_VALUE); // both CPUs go idle and halt
+        return g;
+    }
+
+    private static void start(Kernel g, int cpu, KernelPath p) {
+        g.cpu(cpu).call(p);
+        g.cpu(cpu).wake();
+    }
+
+    @Test
+    void aStepWhileTheSiblingExecutesCostsTheFactorMore() {
+        try (Kernel g = boot(ONE_CORE_TWO_THREADS, null)) {
+            assertEquals(1540, g.costs().smtSharePermille);
+            Work w = new Work(1000);
+            start(g, 0, w);
+            start(g, 1, new Work(1_000_000));
+            g.engine().run(2_000_000, Long.MAX_VALUE);
+            assertEquals(1540, w.took(), "1000 ns x 1.54");
+        }
+    }
+
+    @Test
+    void theScaledCostIsRoundedHalfUpToTheNanosecond() {
+        assertEquals(20, SmtSharing.scale(13, 1540), "13 x 1.54 = 20.02");
+        assertEquals(2, SmtSharing.scale(1, 1540), "1.54");
+        assertEquals(2, SmtSharing.scale(1, 1500), "1.5 rounds up");
+        assertEquals(3_000_000_000_000_000L * 1540 / 1000, SmtSharing.scale(3_000_000_000_000_000L, 1540), "no overflow");
+    }
+
+    @Test
+    void aStepWhileTheSiblingIsHaltedCostsWhatItCostsAlone() {
+        try (Kernel g = boot(ONE_CORE_TWO_THREADS, null)) {
+            Work w = new Work(1000);
+            start(g, 0, w);
+            g.engine().run(2_000_000, Long.MAX_VALUE);
+            assertEquals(1000, w.took());
+        }
+    }
+
+    @Test
+    void aSiblingSpinningInAPauseLoopLeavesTheCoreToTheOther() {
+        try (Kernel g = boot(ONE_CORE_TWO_THREADS, null)) {
+            start(g, 1, new SpinWait());
+            g.engine().run(1_100_000, Long.MAX_VALUE);
+            assertEquals(true, g.cpu(1).isSpinning());
+            Work w = new Work(1000);
+            start(g, 0, w);
+            g.engine().run(2_000_000, Long.MAX_VALUE);
+            assertEquals(1000, w.took());
+        }
+    }
+
+    @Test
+    void aSiblingDescheduledByTheHostDoesNotSlowTheOther() {
+        try (Kernel g = boot(ONE_CORE_TWO_THREADS, null)) {
+            Work w = new Work(1000);
+            start(g, 0, w);
+            start(g, 1, new Work(1_000_000));
+            g.cpu(1).vcpuPreempt();
+            g.engine().run(2_000_000, Long.MAX_VALUE);
+            assertEquals(1000, w.took());
+        }
+    }
+
+    @Test
+    void withoutSmtTheOtherCoreDoesNotSlowTheStep() {
+        try (Kernel g = boot(TWO_CORES, null)) {
+            Work w = new Work(1000);
+            start(g, 0, w);
+            start(g, 1, new Work(1_000_000));
+            g.engine().run(2_000_000, Long.MAX_VALUE);
+            assertEquals(1000, w.took());
+        }
+    }
+
+    @Test
+    void aFactorOfOneTurnsSharingOff() {
+        try (Kernel g = boot(ONE_CORE_TWO_THREADS, "1")) {
+            Work w = new Work(1000);
+            start(g, 0, w);
+            start(g, 1, new Work(1_000_000));
+            g.engine().run(2_000_000, Long.MAX_VALUE);
+            assertEquals(1000, w.took());
+        }
+    }
+
+    @Test
+    void theEndsOfTheAssumedRange() {
+        for (String[] c : new String[][] {{"1.18", "1180"}, {"2.0", "2000"}}) {
+            try (Kernel g = boot(ONE_CORE_TWO_THREADS, c[0])) {
+                Work w = new Work(1000);
+                start(g, 0, w);
+                start(g, 1, new Work(1_000_000));
+                g.engine().run(2_000_000, Long.MAX_VALUE);
+                assertEquals(Long.parseLong(c[1]), w.took(), c[0]);
+            }
+        }
+    }
+}
