@@ -24,6 +24,11 @@ final class RecordingChooser implements Chooser {
         return c;
     }
 
+    @Override
+    public boolean exploring() {
+        return true;
+    }
+
     List<Choice> taken() {
         return taken;
     }

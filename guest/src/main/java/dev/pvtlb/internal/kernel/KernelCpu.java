@@ -87,6 +87,9 @@ public final class KernelCpu implements Cpu, Event {
     private boolean vcpuRunning = true;
     private boolean parked;
     private long parkedSince;
+    /** Steps left before {@link #stepPreemption} runs (0: none armed). */
+    private int stepsToPreemption;
+    private Runnable stepPreemption;
 
     public KernelCpu(Kernel guest, int id, int socket, int core, int thread, Tlb tlb, PagingStructureCache psc) {
         this.guest = guest;
@@ -565,8 +568,23 @@ public final class KernelCpu implements Cpu, Event {
         }
         cost = SmtSharing.scale(cost, stepSharePermille);
         guest.cpuTime().book(id, workCategory, now, now + cost);
+        if (stepsToPreemption > 0 && --stepsToPreemption == 0) {
+            // Queued first: at the step's end the host takes the pCPU before the next step.
+            Runnable r = stepPreemption;
+            stepPreemption = null;
+            e.at(now + cost, ev -> r.run());
+        }
         queued = true;
         e.at(now + cost, this);
+    }
+
+    /**
+     * The host's hook for preempting this vCPU at a step the explorer chose: {@code action} runs
+     * when the {@code steps}-th step from now has ended (before the vCPU's next step, or just after).
+     */
+    public void preemptAfterSteps(int steps, Runnable action) {
+        stepsToPreemption = steps;
+        stepPreemption = action;
     }
 
     // ---------------------------------------------------------------- host hooks
@@ -654,6 +672,8 @@ public final class KernelCpu implements Cpu, Event {
         stepSharePermille = 1000;
         vcpuRunning = true;
         parked = false;
+        stepsToPreemption = 0;
+        stepPreemption = null;
     }
 
     /** This CPU and its stack of kernel paths, innermost last ("cpu3 in do_idle > user:t3 > handle_mm_fault"). */

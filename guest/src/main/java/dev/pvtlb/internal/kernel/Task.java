@@ -104,6 +104,12 @@ public final class Task {
         if (state != TaskState.SLEEPING) {
             return;
         }
+        if (cpu.current() == this) {
+            // Not yet scheduled out (its vCPU was preempted before it left): ttwu_runnable(),
+            // it just goes on, as in wakeFrom(); queueing it would run it twice.
+            state = TaskState.RUNNING;
+            return;
+        }
         state = TaskState.RUNNABLE;
         cpu.runQueue.add(this);
         cpu.wake();

@@ -9,4 +9,12 @@ public interface Chooser {
      * Called only when {@code options >= 2}.
      */
     int choose(ChoicePoint point, int options);
+
+    /**
+     * Whether the answers come from the explorer: choices that only an exploration needs (where
+     * the host preempts a vCPU, by its steps) are offered then, and a run keeps its timing.
+     */
+    default boolean exploring() {
+        return false;
+    }
 }

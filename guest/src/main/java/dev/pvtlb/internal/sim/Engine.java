@@ -99,6 +99,11 @@ public final class Engine {
         return min + (max - min) * i / (points - 1);
     }
 
+    /** Whether the explorer answers the choices (see {@link Chooser#exploring()}). */
+    public boolean exploring() {
+        return chooser.exploring();
+    }
+
     /** Ends the current {@link #run} after the step in progress. */
     public void stop() {
         stopped = true;

@@ -34,6 +34,8 @@ import java.util.List;
 public final class HostModel implements VcpuHost {
     /** Alternatives of each slice length. */
     static final int SLICE_POINTS = 16;
+    /** The steps of its vCPU at which the explorer may end the first slice of a pCPU. */
+    static final int STEP_POINTS = 64;
 
     private final Kernel guest;
     private final Engine engine;
@@ -104,6 +106,29 @@ public final class HostModel implements VcpuHost {
                 }
             }
             armTimer(pc);
+            sliceEndByStep(pc);
+        }
+    }
+
+    /**
+     * Exploring, the slice that is running when the scenario starts ends at a step of its vCPU the
+     * explorer chooses (a PREEMPT choice: none, or after 1 .. {@value #STEP_POINTS} steps): the
+     * scenario starts at an unknown point of the host's slice, so the host's tick may come at any
+     * instruction of the guest, whatever the slice's length. Later slices run their length.
+     */
+    private void sliceEndByStep(Pcpu pc) {
+        HostVcpu v = pc.current;
+        if (!engine.exploring() || v == null || v.cpu == null || pc.vcpus.size() < 2) {
+            return;
+        }
+        int steps = engine.choose(ChoicePoint.PREEMPT, STEP_POINTS + 1);
+        if (steps > 0) {
+            v.cpu.preemptAfterSteps(steps, () -> {
+                if (pc.current == v && !v.entering && v.state == VcpuState.RUNNING && !v.polling) {
+                    voidTimer(pc);
+                    sliceEnd(pc);
+                }
+            });
         }
     }
 
