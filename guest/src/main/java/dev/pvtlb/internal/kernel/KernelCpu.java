@@ -318,6 +318,37 @@ public final class KernelCpu implements Cpu, Event {
         return caches.loadPs(dataLine(pte, va)) + walkPs;
     }
 
+    /**
+     * What a host flush of this vCPU (kvm_flush_remote_tlbs() under shadow paging) leaves: the
+     * hardware TLB is emptied, but a refill walks the host's shadow tables, whose entry for an
+     * address the guest changed and has not flushed yet is still the old one (the guest's own flush
+     * of that address is what syncs it). So the loaded mm's entries that its page tables still back
+     * go, and those they no longer back (what a guest bug leaves stale) stay, as a refill would
+     * bring them back; other PCIDs' entries and the paging-structure caches stay too. The model has
+     * no shadow tables; this keeps a host flush from hiding a guest's missing flush.
+     */
+    public void flushBackedTranslations() {
+        Mm mm = tlbState.loadedMm;
+        if (mm == null || mm.isInitMm()) {
+            return;
+        }
+        int pcid = currentPcid();
+        int pgd = mm.pgd();
+        dev.pvtlb.internal.mmu.PageTables pt = guest.pageTables();
+        long[] drop = new long[tlb.size()];
+        int[] n = {0};
+        tlb.forEach((p, vpn, pte, filledAt) -> {
+            long now = p == pcid ? pt.get(pgd, vpn << 12) : 0;
+            if (p == pcid && Pte.present(now) && Pte.pfnOf(now) == Pte.pfnOf(pte) && (!Pte.writable(pte) || Pte.writable(now))
+                    && n[0] < drop.length) {
+                drop[n[0]++] = vpn;
+            }
+        });
+        for (int i = 0; i < n[0]; i++) {
+            tlb.invalidate(pcid, drop[i]);
+        }
+    }
+
     /** A kernel store to physical line {@code line} on this CPU: it is now in this CPU's caches (its cost is the caller's). */
     public void storeLine(long line) {
         caches.loadPs(line);

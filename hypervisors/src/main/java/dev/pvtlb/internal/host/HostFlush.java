@@ -148,8 +148,10 @@ public final class HostFlush implements VcpuEntryHook {
      * through kvm_make_all_cpus_request(), which kicks the vCPUs in guest mode and waits for them
      * to have exited (the request has KVM_REQUEST_WAIT); each flushes all its translations
      * (kvm_vcpu_flush_tlb_all()) before it enters again, a vCPU not running at its next entry.
-     * {@code caller} services the request itself before it returns to the guest. Returns the
-     * caller's cost: its own flush, and for kicked vCPUs the IPIs and the wait for the exits.
+     * {@code caller} services the request itself before it returns to the guest. What a flushed
+     * vCPU keeps is {@link KernelCpu#flushBackedTranslations()}'s: under shadow paging a refill
+     * brings back what the shadow tables still hold. Returns the caller's cost: its own flush, and
+     * for kicked vCPUs the IPIs and the wait for the exits.
      */
     public long flushRemoteTlbs(KernelCpu caller) {
         Costs c = guest.costs();
@@ -157,18 +159,19 @@ public final class HostFlush implements VcpuEntryHook {
         long now = guest.engine().now();
         for (KernelCpu target : guest.cpus()) {
             if (target == caller) {
-                target.flushAllAsids();
+                target.flushBackedTranslations();
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
             } else if (host.vcpu(target.id).executing()) {
-                target.flushAllAsids();
+                target.flushBackedTranslations();
                 kicked++;
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
                 guest.vmstat().inc(Counter.VMEXITS);
                 guest.cpuTime().flow("kvm_flush_remote_tlbs", caller.id, now, target.id, now);
                 target.injectHostWork(c.vmexitNs + c.fullFlushNs, TimeCategory.STOLEN, "kvm_flush_remote_tlbs");
-            } else if (!pending[target.id] && guest.knobs().bug != InjectedBug.HOST_DROPS_DEFERRED_FLUSH) {
-                pending[target.id] = true;
-                guest.vmstat().inc(Counter.DEFERRED_FLUSHES);
+            } else {
+                // Descheduled, it refills nothing before its next entry: flushed now, for nothing.
+                target.flushBackedTranslations();
+                guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
             }
         }
         long cost = c.fullFlushNs;

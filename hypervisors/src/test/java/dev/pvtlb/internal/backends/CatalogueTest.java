@@ -178,7 +178,10 @@ class CatalogueTest {
         "table-free-no-invalidate; hyperv; tableBatch=fail-noinvalidate; 15",
         "table-free-no-invalidate; kvm; tableBatch=fail-noinvalidate; 1",
         "munmap-nested-reset-range; hyperv; vcpus=4 nestedFlush=reset-range; 1",
-        "lazy-leave-barrier; hyperv; vcpus=3 memoryModel=tso switchMmBarrier=none; 9"
+        "lazy-leave-barrier; hyperv; vcpus=3 memoryModel=tso switchMmBarrier=none; 9",
+        // PVM's host flushes the whole VM at each shadow sync, but a translation the guest has not
+        // flushed comes back from the stale shadow entry: the host does not hide the guest's bug.
+        "mremap-vs-truncate; pvm; mremapFlush=after-unlock; 1"
     })
     void theKernelsRacesAreFoundAtAKnownSchedule(String name, String backend, String sets, long firstHit) {
         ExploreResult r = new Explorer(scenario(name, backend, sets, 1)).explore(new RandomStrategy(1), FIND_BUDGET, 1e9);

@@ -82,7 +82,8 @@ class PvmScenarioTest {
         assertEquals(1, r[1]);
         assertEquals(0, r[2], "no target to kick");
         assertEquals(3, r[4], "three KVM_REQ_TLB_FLUSH_GUEST requests left for the next entry");
-        assertEquals(1 + 1 + 3, r[3], "the local flush and the sync's, then each target's at its entry");
+        assertEquals(1 + 1 + 3 + 3, r[3],
+                "the local flush; the sync's of the caller and of the three descheduled vCPUs; each target's at its entry");
         assertEquals(0, r[7]);
     }
 
