@@ -4,6 +4,7 @@ import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.hostbench.BusyNeighbours;
 import java.util.Arrays;
+import java.util.Map;
 import dev.pvtlb.nativebridge.hostbench.HostBench;
 import dev.pvtlb.nativebridge.hostbench.Metric;
 import dev.pvtlb.nativebridge.probe.HostProbe;
@@ -37,8 +38,11 @@ record HostPrimitives(Metric fault, Metric munmapSmall, Metric munmapLarge, Metr
         BusyNeighbours busy = new BusyNeighbours(os, Arrays.copyOfRange(cpus, 1, cpus.length));
         try {
             Metric fault = bench.firstTouch(cpus[0], sized(limits, SMALL_PAGES)).metrics().get("fault_ns");
-            Metric small = bench.munmapAlone(cpus[0], sized(limits, SMALL_PAGES)).metrics().get("munmap_ns");
-            Metric large = bench.munmapAlone(cpus[0], sized(limits, LARGE_PAGES)).metrics().get("munmap_ns");
+            // The two sizes in turns: their difference is the per-page cost, and measured one
+            // after the other it was as often the host's drift between the two phases.
+            Map<String, Metric> pair = bench.munmapAlonePair(cpus[0], LARGE_PAGES, sized(limits, SMALL_PAGES)).metrics();
+            Metric small = pair.get("munmap_ns");
+            Metric large = pair.get("munmap_large_ns");
             Metric mprotect = bench.mprotectAlone(cpus[0], limits).metrics().get("mprotect_ns");
             return new HostPrimitives(fault, small, large, mprotect, line, remote);
         } finally {

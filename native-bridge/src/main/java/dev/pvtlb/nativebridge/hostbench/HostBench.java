@@ -77,6 +77,42 @@ public final class HostBench {
         return run("munmap-alone", 0, new int[] {cpu}, limits, munmapRounds(0, limits));
     }
 
+    /**
+     * Lone munmaps of two sizes, {@code limits.pages()} and {@code largePages} written pages, in
+     * turns (small, large, small, ...), so that a slow phase of the host hits both sizes alike and
+     * their difference, the per-page cost, is not a difference of two phases. Metrics
+     * {@code munmap_ns} (the small size) and {@code munmap_large_ns}.
+     */
+    public HostBenchResult munmapAlonePair(int cpu, int largePages, BenchLimits limits) {
+        if (largePages < 1) {
+            throw new IllegalArgumentException("munmap-alone-pair needs at least one large page, got " + largePages);
+        }
+        return run("munmap-alone-pair", 0, new int[] {cpu}, limits, (crew, deadline) -> {
+            Samples small = new Samples();
+            Samples large = new Samples();
+            int rounds = 0;
+            while (rounds < limits.iterations() && System.nanoTime() - deadline < 0) {
+                small.add(lone(limits.pages()));
+                large.add(lone(largePages));
+                rounds++;
+            }
+            return new Outcome(rounds, metrics("munmap_ns", small.toMetric("ns"), "munmap_large_ns", large.toMetric("ns")));
+        });
+    }
+
+    /** One munmap of {@code pages} freshly written pages, in ns. */
+    private long lone(int pages) {
+        Mapping m = os.map(pages * os.pageSize(), Protection.READ_WRITE);
+        try {
+            m.touchPages(0, pages);
+            long t0 = System.nanoTime();
+            os.unmap(m);
+            return System.nanoTime() - t0;
+        } finally {
+            m.close();
+        }
+    }
+
     private Workload munmapRounds(int threads, BenchLimits limits) {
         return (crew, deadline) -> {
             int pages = limits.pages();

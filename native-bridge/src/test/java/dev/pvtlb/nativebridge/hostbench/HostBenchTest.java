@@ -42,6 +42,18 @@ class HostBenchTest {
     }
 
     @Test
+    void aPairOfLoneMunmapSizesRunsInTurnsOneSampleOfEachPerRound() {
+        HostBenchResult r = bench.munmapAlonePair(cpus[0], 8, SMALL);
+        assertEquals("munmap-alone-pair", r.benchmark());
+        assertEquals(0, r.threads());
+        assertEquals(List.of("munmap_ns", "munmap_large_ns"), List.copyOf(r.metrics().keySet()));
+        assertEquals(r.iterations(), r.metrics().get("munmap_ns").samples());
+        assertEquals(r.iterations(), r.metrics().get("munmap_large_ns").samples());
+        assertSane(r);
+        assertThrows(IllegalArgumentException.class, () -> bench.munmapAlonePair(cpus[0], 0, SMALL));
+    }
+
+    @Test
     void mprotectNoise() {
         HostBenchResult r = bench.mprotectNoise(1, cpus, SMALL);
         assertEquals(List.of("victim_ms", "mprotect_ns"), List.copyOf(r.metrics().keySet()));
