@@ -78,8 +78,7 @@ public final class PvmBackend extends GuestTableFree {
         Costs c = cpu.kernel().costs();
         long calls = pages == FlushTlbInfo.FLUSH_ALL ? 1 : pages;
         cpu.kernel().vmstat().add(Counter.HYPERCALLS, calls);
-        long host = pages == FlushTlbInfo.FLUSH_ALL ? c.fullFlushNs : pages * (1 + PvmTlbRequest.PREV_ROOTS) * c.invlpgNs;
-        return calls * c.hypercallNs + host + shadow.sync(cpu, info, pages);
+        return calls * c.hypercallNs + PvmTlbRequest.cost(c, pages) + shadow.sync(cpu, info, pages);
     }
 
     @PvOp("flush_tlb_multi")

@@ -98,8 +98,7 @@ public final class HostFlush implements VcpuEntryHook {
         }
         if (remote > 0) {
             // The host IPIs each pCPU and waits for the slowest to have flushed.
-            long latency = guest.engine().chooseInRange(ChoicePoint.HOST_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
-            cost += remote * c.ipiSendNs + latency + c.vmexitNs + flushCost;
+            cost += kickAndWait(remote) + flushCost;
         }
         return cost;
     }
@@ -151,18 +150,21 @@ public final class HostFlush implements VcpuEntryHook {
      * {@code caller} services the request itself before it returns to the guest. What a flushed
      * vCPU keeps is {@link KernelCpu#flushBackedTranslations()}'s: under shadow paging a refill
      * brings back what the shadow tables still hold. Returns the caller's cost: its own flush, and
-     * for kicked vCPUs the IPIs and the wait for the exits.
+     * for kicked vCPUs the IPIs and the wait for the exits. {@code dropTranslations} is false when a
+     * flush of the same step already left each vCPU what this one would (a sync flushes once per
+     * entry, and what is kept depends only on the page tables, which do not change within the step).
      */
-    public long flushRemoteTlbs(KernelCpu caller) {
+    public long flushRemoteTlbs(KernelCpu caller, boolean dropTranslations) {
         Costs c = guest.costs();
         int kicked = 0;
         long now = guest.engine().now();
         for (KernelCpu target : guest.cpus()) {
-            if (target == caller) {
+            if (dropTranslations) {
                 target.flushBackedTranslations();
+            }
+            if (target == caller) {
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
             } else if (host.vcpu(target.id).executing()) {
-                target.flushBackedTranslations();
                 kicked++;
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
                 guest.vmstat().inc(Counter.VMEXITS);
@@ -170,16 +172,17 @@ public final class HostFlush implements VcpuEntryHook {
                 target.injectHostWork(c.vmexitNs + c.fullFlushNs, TimeCategory.STOLEN, "kvm_flush_remote_tlbs");
             } else {
                 // Descheduled, it refills nothing before its next entry: flushed now, for nothing.
-                target.flushBackedTranslations();
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
             }
         }
-        long cost = c.fullFlushNs;
-        if (kicked > 0) {
-            long latency = guest.engine().chooseInRange(ChoicePoint.HOST_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
-            cost += kicked * c.ipiSendNs + latency + c.vmexitNs;
-        }
-        return cost;
+        return c.fullFlushNs + (kicked > 0 ? kickAndWait(kicked) : 0);
+    }
+
+    /** The host IPIs the pCPUs of {@code kicked} running vCPUs and waits for their exits. */
+    private long kickAndWait(int kicked) {
+        Costs c = guest.costs();
+        long latency = guest.engine().chooseInRange(ChoicePoint.HOST_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
+        return kicked * c.ipiSendNs + latency + c.vmexitNs;
     }
 
     /** A flush left for a vCPU that was not running is done right before guest code runs again. */

@@ -39,7 +39,12 @@ public final class PvmTlbRequest {
 
     /** The host's work on one target vCPU for {@code info}. */
     public static long targetCost(Costs c, FlushTlbInfo info) {
-        return byPage(info) ? info.pages() * (1 + PREV_ROOTS) * c.invlpgNs : c.fullFlushNs;
+        return cost(c, byPage(info) ? info.pages() : FlushTlbInfo.FLUSH_ALL);
+    }
+
+    /** The host's work on one vCPU for {@code pages} pages, or everything ({@link FlushTlbInfo#FLUSH_ALL}). */
+    public static long cost(Costs c, long pages) {
+        return pages == FlushTlbInfo.FLUSH_ALL ? c.fullFlushNs : pages * (1 + PREV_ROOTS) * c.invlpgNs;
     }
 
     /** The host flush scope {@link HostFlush} applies for {@code info}. */

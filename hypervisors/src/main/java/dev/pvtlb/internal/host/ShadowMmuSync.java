@@ -50,7 +50,7 @@ public final class ShadowMmuSync {
         long flushes = pages == FlushTlbInfo.FLUSH_ALL ? 1 : pages;
         long cost = 0;
         for (long i = 0; i < flushes; i++) {
-            cost += host.flushRemoteTlbs(cpu);
+            cost += host.flushRemoteTlbs(cpu, i == 0);
         }
         return cost;
     }
