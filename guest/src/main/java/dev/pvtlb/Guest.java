@@ -38,6 +38,11 @@ public final class Guest implements AutoCloseable {
             public Guest boot(GuestConfig config, Chooser chooser) {
                 return new Guest(config, chooser);
             }
+
+            @Override
+            public Guest bootCoGuest(GuestConfig config, Kernel primary, int vm) {
+                return new Guest(config, primary, vm);
+            }
         });
     }
 
@@ -46,6 +51,10 @@ public final class Guest implements AutoCloseable {
 
     private Guest(GuestConfig config, Chooser chooser) {
         Kernel.boot(config, chooser, this);
+    }
+
+    private Guest(GuestConfig config, Kernel primary, int vm) {
+        Kernel.bootCoGuest(config, primary, vm, this);
     }
 
     /** Boots a guest: memory, CPUs, init_mm, pv_ops patched to the configured backend; every CPU idle. */

@@ -59,12 +59,14 @@ public final class Runner {
         List<RunReport.RepHazard> hazards = new ArrayList<>();
         for (int rep = 0; rep < s.reps(); rep++) {
             GuestConfig cfg = s.guestConfig(rep);
+            List<Guest> coGuests = List.of();
             try (Guest booted = Guest.boot(cfg)) {
                 Kernel g = Kernel.of(booted);
                 knobs = g.knobValues().values();
                 profile = g.profile().name();
                 watch.booted(rep, booted);
                 Supplier<Map<String, Metric>> metrics = s.workload().setUp(g, s.params());
+                coGuests = s.bootCoGuests(rep, g);
                 for (long budget = MAX_STEPS; budget > 0; ) {
                     long before = g.engine().steps();
                     g.engine().run(Long.MAX_VALUE, Math.min(budget, PROGRESS_CHUNK));
@@ -95,6 +97,8 @@ public final class Runner {
                 }
                 steps += g.engine().steps();
                 simNs += g.engine().now();
+            } finally {
+                coGuests.forEach(Guest::close);
             }
         }
         Map<String, RunReport.Percentiles> latency = new LinkedHashMap<>();

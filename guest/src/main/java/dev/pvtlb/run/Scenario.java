@@ -12,7 +12,9 @@ import dev.pvtlb.smp.Topology;
 import dev.pvtlb.internal.workload.Params;
 import dev.pvtlb.internal.workload.Workload;
 import dev.pvtlb.internal.workload.catalogue.Workloads;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -40,6 +42,13 @@ public final class Scenario {
     private String backend = "native";
     private Integer pcpus;
     private Integer vms;
+    /**
+     * What the host's other VMs ({@code vms} &gt; 1) run: false = CPU-bound threads
+     * ({@code others=cpu-bound}, the default); true = each a co-guest running this scenario's
+     * workload on its own kernel and backend ({@code others=same}), as when every VM of a
+     * published overcommit test runs the benchmark.
+     */
+    private boolean othersSame;
     /** Speculative page walks by lazy idle CPUs; null: the workload's choice (off unless it needs them). */
     private Boolean speculation;
     private boolean tracePvOps;
@@ -78,6 +87,7 @@ public final class Scenario {
         c.backend = backend;
         c.pcpus = pcpus;
         c.vms = vms;
+        c.othersSame = othersSame;
         c.speculation = speculation;
         c.tracePvOps = tracePvOps;
         c.quantumNs = quantumNs;
@@ -105,7 +115,37 @@ public final class Scenario {
      * say) that then runs it with {@link Guest#run}.
      */
     public void setUp(Guest guest) {
+        if (othersSame && Kernel.of(guest).config().vms() > 1) {
+            throw new ModelException("others=same: only run, compare and validate boot the other VMs as co-guests; "
+                    + "here they would be CPU-bound threads (use others=cpu-bound)");
+        }
         workload.setUp(Kernel.of(guest), params());
+    }
+
+    /**
+     * With {@code others=same} and more than one VM: boots VM 1.. of {@code primary}'s host as
+     * co-guests (Kernel.bootCoGuest(): each its own kernel and backend on the primary's host and
+     * engine, seeded apart) and sets this scenario's workload up on each, for {@link Runner} to
+     * run beside the primary; their results are not reported. Otherwise none. The caller closes them.
+     */
+    List<Guest> bootCoGuests(int rep, Kernel primary) {
+        List<Guest> guests = new ArrayList<>();
+        int vms = primary.config().vms();
+        if (!othersSame || vms < 2) {
+            return guests;
+        }
+        try {
+            for (int vm = 1; vm < vms; vm++) {
+                GuestConfig cfg = guestConfig(rep, (seed + rep) ^ (vm * 0x9E3779B97F4A7C15L), false);
+                Kernel k = Kernel.bootCoGuest(cfg, primary, vm);
+                guests.add((Guest) k.facade());
+                workload.setUp(k, params());
+            }
+            return guests;
+        } catch (RuntimeException e) {
+            guests.forEach(Guest::close);
+            throw e;
+        }
     }
 
     /**
@@ -179,6 +219,12 @@ public final class Scenario {
             }
             case "pcpus" -> pcpus = (int) parseLong(key, v, 0, Topology.MAX_CPUS);
             case "vms" -> vms = (int) parseLong(key, v, 1, 64);
+            case "others" -> {
+                if (!v.equals("cpu-bound") && !v.equals("same")) {
+                    throw new ModelException("others must be cpu-bound or same, got '" + v + "'");
+                }
+                othersSame = v.equals("same");
+            }
             case "speculation" -> {
                 if (!v.equals("on") && !v.equals("off")) {
                     throw new ModelException("speculation must be on or off, got '" + v + "'");
@@ -197,7 +243,7 @@ public final class Scenario {
                     knobs.put(key, v); // values are checked at boot, against the chosen backend
                 } else {
                     throw new ModelException("unknown setting '" + key + "' (machine: vcpus, topology, smt.sharedTlb, memory, "
-                            + "pcpus, vms, profile, profile.KEY, quantum, speculation, seed, reps; workload: " + String.join(", ", workload.parameters().keySet())
+                            + "pcpus, vms, others, profile, profile.KEY, quantum, speculation, seed, reps; workload: " + String.join(", ", workload.parameters().keySet())
                             + "; knobs: " + String.join(", ", GuestKnobs.SPECS.stream().map(k -> k.name()).toList())
                             + " and the backends' (pvtlb backends))");
                 }
@@ -259,6 +305,10 @@ public final class Scenario {
 
     /** The guest configuration of repetition {@code rep} (seed + rep). */
     public GuestConfig guestConfig(int rep) {
+        return guestConfig(rep, seed + rep, tracePvOps);
+    }
+
+    private GuestConfig guestConfig(int rep, long guestSeed, boolean trace) {
         GuestConfig.Builder b = GuestConfig.builder().backend(backend);
         workload.configure(b, params());
         if (vcpus != null) {
@@ -288,9 +338,9 @@ public final class Scenario {
         if (speculation != null) {
             b.speculativeWalks(speculation);
         }
-        b.tracePvOps(tracePvOps);
+        b.tracePvOps(trace);
         knobs.forEach(b::knob);
-        b.seed(seed + rep);
+        b.seed(guestSeed);
         b.quantumNs(quantumNs != null ? quantumNs : defaultQuantumNs);
         return b.build();
     }

@@ -103,8 +103,8 @@ public final class ScenarioFile {
                     for (NodeTuple p : mapping(v, k).getValue()) {
                         String pk = key(p);
                         Node pv = p.getValueNode();
-                        if (!pk.equals("pcpus") && !pk.equals("vms")) {
-                            throw error(p.getKeyNode(), "host." + pk, "unknown key (host keys: pcpus, vms)");
+                        if (!pk.equals("pcpus") && !pk.equals("vms") && !pk.equals("others")) {
+                            throw error(p.getKeyNode(), "host." + pk, "unknown key (host keys: pcpus, vms, others)");
                         }
                         apply(pv, "host." + pk, () -> s.set(pk, scalar(pv, "host." + pk)));
                     }

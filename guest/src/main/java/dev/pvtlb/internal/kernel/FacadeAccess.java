@@ -18,4 +18,7 @@ public interface FacadeAccess {
 
     /** Boots a guest whose choice points {@code chooser} answers (null: seeded random). */
     Object boot(GuestConfig config, Chooser chooser);
+
+    /** Boots co-guest {@code vm} of {@code primary}'s host (Kernel.bootCoGuest). */
+    Object bootCoGuest(GuestConfig config, Kernel primary, int vm);
 }

@@ -89,17 +89,24 @@ public final class Kernel implements AutoCloseable, BackendContext {
     private FlushChecker checker;
     private long nextCtxId = 1;
     private int liveTasks;
+    /** The guest whose host and engine this one shares (a co-guest: another VM running its own workload), or null. */
+    private final Kernel primary;
+    /** Which VM of the host this guest is: 0 for the guest a run reports on, 1.. for its co-guests. */
+    private final int vmIndex;
 
-    private Kernel(GuestConfig config, Chooser chooser, Object facade) {
+    private Kernel(GuestConfig config, Chooser chooser, Object facade, Kernel primary, int vmIndex) {
         this.facade = facade;
+        this.primary = primary;
+        this.vmIndex = vmIndex;
         this.config = config;
         this.profile = config.profile();
         this.costs = new Costs(profile);
         this.knobs = knobsFor(config);
         this.guestKnobs = new GuestKnobs(knobs);
         this.rng = new Rng(config.seed());
-        this.engine = new Engine(chooser != null ? chooser : new SeededChooser(rng.forPurpose("chooser").nextLong()),
-                config.quantumNs());
+        this.engine = primary != null ? primary.engine
+                : new Engine(chooser != null ? chooser : new SeededChooser(rng.forPurpose("chooser").nextLong()),
+                        config.quantumNs());
         this.topology = config.topology();
         int n = topology.cpus();
         this.mem = new PhysMem(config.memoryBytes());
@@ -190,6 +197,9 @@ public final class Kernel implements AutoCloseable, BackendContext {
      * guest behaves exactly as a freshly booted one with the same configuration.
      */
     public void reset(Chooser chooser) {
+        if (primary != null) {
+            throw new IllegalStateException("a co-guest is not reset: it lives as long as its primary's run");
+        }
         rng = new Rng(config.seed());
         engine.reset();
         engine.chooser(chooser != null ? chooser : new SeededChooser(rng.forPurpose("chooser").nextLong()));
@@ -239,7 +249,41 @@ public final class Kernel implements AutoCloseable, BackendContext {
      * {@code chooser} answers the choice points from the first one on (null: seeded random).
      */
     public static Kernel boot(GuestConfig config, Chooser chooser, Object facade) {
-        return new Kernel(config, chooser, facade);
+        return new Kernel(config, chooser, facade, null, 0);
+    }
+
+    /**
+     * Boots co-guest {@code vm} of {@code primary}'s host behind {@code facade}: another VM on the
+     * same host, with its own memory, CPUs and backend instance, whose vCPUs are the host's VM
+     * {@code vm} (instead of CPU-bound threads) and whose steps run on the primary's engine.
+     */
+    public static Kernel bootCoGuest(GuestConfig config, Kernel primary, int vm, Object facade) {
+        if (primary.primary != null) {
+            throw new IllegalArgumentException("a co-guest's primary must be a primary guest");
+        }
+        if (vm < 1 || vm >= primary.config.vms()) {
+            throw new IllegalArgumentException("co-guest " + vm + " of a host with " + primary.config.vms() + " VMs");
+        }
+        if (config.topology().cpus() != primary.cpus.length || config.vms() != primary.config.vms()
+                || config.backend() != primary.config.backend()) {
+            throw new IllegalArgumentException("a co-guest has its primary's vCPU count, VM count and backend");
+        }
+        return new Kernel(config, null, facade, primary, vm);
+    }
+
+    /** Boots co-guest {@code vm} of {@code primary} (see {@link #bootCoGuest(GuestConfig, Kernel, int, Object)}) and returns its kernel. */
+    public static Kernel bootCoGuest(GuestConfig config, Kernel primary, int vm) {
+        return of(access().bootCoGuest(config, primary, vm));
+    }
+
+    /** The guest whose host and engine this co-guest shares; null for a primary guest. */
+    public Kernel primaryGuest() {
+        return primary;
+    }
+
+    /** This guest's VM on its host: 0 for a primary guest, 1.. for a co-guest. */
+    public int vmIndex() {
+        return vmIndex;
     }
 
     /** Boots a guest and returns its kernel (the explorer, tests and benchmarks work on it). */

@@ -4,6 +4,7 @@ import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.kernel.Mmap;
 import dev.pvtlb.internal.kernel.ZapRange;
 import dev.pvtlb.internal.kernel.Op;
@@ -28,7 +29,9 @@ import java.util.function.Supplier;
  * until {@code host_slices} host slices ({@code host.slice.ns}) of virtual time have passed, so
  * the host's scheduler is part of the run; {@code records_per_s} is then the records completed
  * within that time over that time (ebizzy's run of 10 s makes the last records' tail
- * negligible; here it would be as long as the run itself).
+ * negligible; here it would be as long as the run itself). {@code ops=timed} runs that long on
+ * any host, one VM included, so that runs with one and with several VMs measure the same window
+ * (ebizzy itself always runs for {@code -S} seconds).
  */
 public final class Ebizzy implements Workload {
     @Override
@@ -60,10 +63,14 @@ public final class Ebizzy implements Workload {
     @Override
     public Supplier<Map<String, Metric>> setUp(Kernel guest, Params params) {
         int threads = params.integer("threads", 1, 65536);
-        boolean auto = params.values().get("ops").strip().equals("auto");
-        int ops = auto ? (guest.config().vms() > 1 ? Integer.MAX_VALUE : 4) : params.integer("ops", 1, 100_000_000);
+        String opsValue = params.values().get("ops").strip();
+        boolean timed = opsValue.equals("timed") || opsValue.equals("auto") && guest.config().vms() > 1;
+        if (!timed && !opsValue.equals("auto") && !opsValue.matches("-?[0-9]+")) {
+            throw new ModelException("ebizzy: parameter ops must be auto, timed or an integer, got '" + opsValue + "'");
+        }
+        int ops = timed ? Integer.MAX_VALUE : opsValue.equals("auto") ? 4 : params.integer("ops", 1, 100_000_000);
         int slices = params.integer("host_slices", 1, 1_000_000);
-        long untilNs = auto && guest.config().vms() > 1 ? slices * guest.costs().hostSliceNs : Long.MAX_VALUE;
+        long untilNs = timed ? slices * guest.costs().hostSliceNs : Long.MAX_VALUE;
         int chunk = params.integer("chunk_pages", 1, 1 << 18);
         int searches = params.integer("searches", 0, 100_000_000);
         Mm mm = guest.newMm();

@@ -71,7 +71,7 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
         this.plainWrite = k.get(HOST_CLEAR.name()).equals("plain-write");
         this.preempted = new byte[guest.cpus().length];
         this.pvSchedYield = k.bool(PV_SCHED_YIELD.name());
-        this.host = new HostModel(guest, this, new KvmSpin(k.bool(PLE.name()), k.bool(BOOST.name()),
+        this.host = HostModel.attach(guest, this, new KvmSpin(k.bool(PLE.name()), k.bool(BOOST.name()),
                 k.bool(BOOST_USER_MODE.name()), k.bool(HALT_POLL.name())));
     }
 

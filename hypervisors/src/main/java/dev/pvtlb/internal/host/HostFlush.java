@@ -35,7 +35,7 @@ public final class HostFlush implements VcpuEntryHook {
     public HostFlush(Kernel guest) {
         this.guest = guest;
         this.pending = new boolean[guest.cpus().length];
-        this.host = new HostModel(guest, this);
+        this.host = HostModel.attach(guest, this, null);
     }
 
     /** The host model this flush runs on: which vCPUs run (wired into the guest at attach). */
@@ -83,7 +83,7 @@ public final class HostFlush implements VcpuEntryHook {
                 cost += flushCost;
                 info.localFlushed = true;
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
-            } else if (host.vcpu(t).executing()) {
+            } else if (host.vcpu(guest.cpu(t)).executing()) {
                 apply(target, info, scope);
                 remote++;
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
@@ -134,7 +134,7 @@ public final class HostFlush implements VcpuEntryHook {
      */
     public void pageTypeChangeFlush() {
         for (KernelCpu target : guest.cpus()) {
-            if (host.vcpu(target.id).executing()) {
+            if (host.vcpu(target).executing()) {
                 target.flushAllAsids();
             } else {
                 pending[target.id] = true;
@@ -164,7 +164,7 @@ public final class HostFlush implements VcpuEntryHook {
             }
             if (target == caller) {
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
-            } else if (host.vcpu(target.id).executing()) {
+            } else if (host.vcpu(target).executing()) {
                 kicked++;
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
                 guest.vmstat().inc(Counter.VMEXITS);

@@ -41,15 +41,18 @@ public final class HostModel implements VcpuHost {
     private final Engine engine;
     private final Pcpu[] pcpus;
     private final HostVcpu[] guestVcpus;
+    /** Each VM's vCPUs, by vCPU index; VM 0 is the guest a run reports on. */
+    private final HostVcpu[][] vmVcpus;
     private final List<HostVcpu> all = new ArrayList<>();
-    private final VcpuEntryHook hook;
+    /** Each VM's backend hook; null for a VM whose vCPUs are CPU-bound threads. */
+    private final VcpuEntryHook[] hooks;
     private final KvmSpin kvm;
     private final long sliceNs;
     /** host.scheduler=cfs: CFS's wake-up placement, preemption and slice; null under EEVDF. */
     private final CfsWakeup cfs;
     private final long entryNs;
-    /** kvm->last_boosted_vcpu. */
-    int lastBoostedVcpu = -1;
+    /** kvm->last_boosted_vcpu of each VM. */
+    final int[] lastBoostedVcpu;
 
     public HostModel(Kernel guest, VcpuEntryHook hook) {
         this(guest, hook, null);
@@ -59,7 +62,6 @@ public final class HostModel implements VcpuHost {
     public HostModel(Kernel guest, VcpuEntryHook hook, KvmSpin kvm) {
         this.guest = guest;
         this.engine = guest.engine();
-        this.hook = hook;
         this.kvm = kvm;
         this.sliceNs = guest.costs().hostSliceNs;
         this.entryNs = guest.costs().vmexitNs;
@@ -71,6 +73,11 @@ public final class HostModel implements VcpuHost {
         if ((long) n * vms > 1 << 16) {
             throw new ModelException("host would hold " + ((long) n * vms) + " vCPUs; at most 65536");
         }
+        hooks = new VcpuEntryHook[vms];
+        hooks[0] = hook;
+        lastBoostedVcpu = new int[vms];
+        java.util.Arrays.fill(lastBoostedVcpu, -1);
+        vmVcpus = new HostVcpu[vms][n];
         pcpus = new Pcpu[p];
         for (int i = 0; i < p; i++) {
             pcpus[i] = new Pcpu(i);
@@ -83,6 +90,7 @@ public final class HostModel implements VcpuHost {
                 v.pleWindowNs = guest.costs().pleWindowNs;
                 pc.vcpus.add(v);
                 all.add(v);
+                vmVcpus[vm][i] = v;
                 if (vm == 0) {
                     guestVcpus[i] = v;
                 }
@@ -132,12 +140,56 @@ public final class HostModel implements VcpuHost {
         }
     }
 
+    /** vCPU {@code guestCpu} of the primary guest (VM 0). */
     public HostVcpu vcpu(int guestCpu) {
         return guestVcpus[guestCpu];
     }
 
-    HostVcpu[] guestVcpus() {
-        return guestVcpus;
+    /** The host's vCPU behind guest CPU {@code cpu}, of whichever guest (primary or co-guest) it belongs to. */
+    public HostVcpu vcpu(Cpu cpu) {
+        KernelCpu k = (KernelCpu) cpu;
+        return vmVcpus[k.kernel().vmIndex()][k.id];
+    }
+
+    /** The vCPUs of VM {@code vm}, by index. */
+    HostVcpu[] vcpusOf(int vm) {
+        return vmVcpus[vm];
+    }
+
+    /**
+     * The host model a backend attached to {@code guest} runs on: a new host for a primary guest;
+     * for a co-guest, its primary's host, which from then on runs the co-guest's vCPUs as VM
+     * {@code guest.vmIndex()} (instead of CPU-bound threads), with {@code hook} as that VM's
+     * backend. {@code kvm} is the primary's choice for the whole host.
+     */
+    public static HostModel attach(Kernel guest, VcpuEntryHook hook, KvmSpin kvm) {
+        Kernel primary = guest.primaryGuest();
+        if (primary == null) {
+            return new HostModel(guest, hook, kvm);
+        }
+        if (!(primary.vcpuHost() instanceof HostModel h)) {
+            throw new IllegalStateException("co-guest of a guest with no host model");
+        }
+        h.join(guest, hook);
+        return h;
+    }
+
+    /** Co-guest {@code g}'s vCPUs take the places of VM {@code g.vmIndex()}'s CPU-bound threads. */
+    private void join(Kernel g, VcpuEntryHook hook) {
+        int vm = g.vmIndex();
+        if (hooks[vm] != null) {
+            throw new IllegalStateException("VM " + vm + " joined twice");
+        }
+        hooks[vm] = hook;
+        KernelCpu[] cpus = g.cpus();
+        for (int i = 0; i < cpus.length; i++) {
+            HostVcpu v = vmVcpus[vm][i];
+            v.cpu = cpus[i];
+            if (v.state != VcpuState.RUNNING) {
+                v.cpu.vcpuPreempt();
+                hook.descheduled(v, true);
+            }
+        }
     }
 
     /** The slice timer of {@code pc} runs while another vCPU may want the pCPU. */
@@ -200,8 +252,8 @@ public final class HostModel implements VcpuHost {
             prev.spinGen++;
             if (prev.cpu != null) {
                 prev.cpu.vcpuPreempt();
-                guest.vmstat().inc(Counter.VCPU_PREEMPTIONS);
-                hook.descheduled(prev, true);
+                prev.cpu.kernel().vmstat().inc(Counter.VCPU_PREEMPTIONS);
+                hooks[prev.vm].descheduled(prev, true);
             }
         }
         enter(pc, next);
@@ -226,6 +278,7 @@ public final class HostModel implements VcpuHost {
             return;
         }
         v.entering = true;
+        VcpuEntryHook hook = hooks[v.vm];
         hook.entryBegin(v);
         engine.at(engine.now() + entryNs, e -> {
             v.entering = false;
@@ -277,7 +330,7 @@ public final class HostModel implements VcpuHost {
         if (target.state != VcpuState.RUNNABLE) {
             return false;
         }
-        guest.vmstat().inc(Counter.DIRECTED_YIELDS);
+        me.cpu.kernel().vmstat().inc(Counter.DIRECTED_YIELDS);
         Pcpu tp = target.pcpu;
         tp.nextBuddy = target;
         if (tp != me.pcpu) {
@@ -295,7 +348,7 @@ public final class HostModel implements VcpuHost {
         if (kvm == null || !kvm.ple()) {
             return;
         }
-        HostVcpu v = guestVcpus[view.id()];
+        HostVcpu v = vcpu(view);
         if (!v.executing()) {
             return; // its entry's end looks again
         }
@@ -313,8 +366,8 @@ public final class HostModel implements VcpuHost {
      * on after the exit and is watched again with the grown window.
      */
     private void pauseLoopExit(HostVcpu v) {
-        guest.vmstat().inc(Counter.PLE_EXITS);
-        guest.vmstat().inc(Counter.VMEXITS);
+        v.cpu.kernel().vmstat().inc(Counter.PLE_EXITS);
+        v.cpu.kernel().vmstat().inc(Counter.VMEXITS);
         v.pleWindowNs = Math.min(v.pleWindowNs * guest.costs().pleWindowGrow, Long.MAX_VALUE / 4);
         v.cpu.injectHostWork(entryNs, TimeCategory.STOLEN, "handle_pause");
         kvm.onSpin(this, v);
@@ -322,7 +375,7 @@ public final class HostModel implements VcpuHost {
 
     /** KVM_HC_SCHED_YIELD from guest vCPU {@code from} naming guest vCPU {@code to}; true when the host yielded. */
     public boolean schedYield(Cpu from, Cpu to) {
-        return KvmSpin.schedYield(this, guestVcpus[from.id()], guestVcpus[to.id()]);
+        return KvmSpin.schedYield(this, vcpu(from), vcpu(to));
     }
 
     // ------------------------------------------------------------------ halt and wake-up
@@ -330,17 +383,17 @@ public final class HostModel implements VcpuHost {
     @Override
     public void halted(Cpu view) {
         KernelCpu vcpu = (KernelCpu) view;
-        HostVcpu v = guestVcpus[vcpu.id];
+        HostVcpu v = vcpu(vcpu);
         if (v.state != VcpuState.RUNNING) {
             return;
         }
-        guest.vmstat().inc(Counter.VMEXITS); // the HLT exit
+        vcpu.kernel().vmstat().inc(Counter.VMEXITS); // the HLT exit
         Pcpu pc = v.pcpu;
         pc.account(engine.now());
         v.state = VcpuState.HALTED;
         v.spinGen++;
         vcpu.vcpuPreempt();
-        hook.descheduled(v, false);
+        hooks[v.vm].descheduled(v, false);
         long min = pc.minVruntime(v);
         // dequeue_entity(): the lag is kept for place_entity(), within one slice either way.
         v.lag = min == Long.MAX_VALUE ? 0 : Math.clamp(min - v.vruntime, -sliceNs, sliceNs);
@@ -382,7 +435,7 @@ public final class HostModel implements VcpuHost {
     @Override
     public void kicked(Cpu view) {
         KernelCpu vcpu = (KernelCpu) view;
-        HostVcpu v = guestVcpus[vcpu.id];
+        HostVcpu v = vcpu(vcpu);
         if (v.state != VcpuState.HALTED) {
             return;
         }
@@ -391,7 +444,7 @@ public final class HostModel implements VcpuHost {
             // Woken within halt_poll_ns: the vCPU thread never left its pCPU; no schedule, no entry.
             v.polling = false;
             v.state = VcpuState.RUNNING;
-            guest.vmstat().inc(Counter.HALT_POLL_WAKEUPS);
+            vcpu.kernel().vmstat().inc(Counter.HALT_POLL_WAKEUPS);
             vcpu.vcpuResume();
             return;
         }
@@ -411,7 +464,7 @@ public final class HostModel implements VcpuHost {
         if (cur == null) {
             voidTimer(pc);
             enter(pc, v);
-        } else if (cur.cpu == null && guest.liveTasks() == 0) {
+        } else if (cur.vm != 0 && guest.liveTasks() == 0) {
             // Draining: the guest's last work preempts another VM at once (the armed timer is void).
             voidTimer(pc);
             sliceEnd(pc);

@@ -4,14 +4,17 @@ import dev.pvtlb.internal.kernel.KernelCpu;
 
 /**
  * One vCPU as the host schedules it: a vCPU of the modelled guest, or of another VM on the
- * same host. Other VMs' guests are not simulated: their vCPUs are CPU-bound and only compete
- * for pCPUs. Besides its state it carries what the host's fair scheduler keeps of a task
+ * same host. Another VM's vCPUs are CPU-bound threads that only compete for pCPUs, unless that
+ * VM is a co-guest running a workload of its own (scenario key {@code others=same}). Besides its state it carries what the host's fair scheduler keeps of a task
  * ({@code sched_entity}: virtual runtime, deadline, lag) and what KVM keeps of a vCPU
  * ({@code vcpu->preempted}, {@code vcpu->ready}, the PLE window).
  */
 public final class HostVcpu {
-    /** The guest CPU, or null for a vCPU of another VM. */
-    public final KernelCpu cpu;
+    /**
+     * The guest CPU: of the primary guest (VM 0) or of a co-guest that joined (HostModel.attach());
+     * null for a vCPU of another VM that is a CPU-bound thread.
+     */
+    public KernelCpu cpu;
     public final int vm;
     public final int index;
     final Pcpu pcpu;

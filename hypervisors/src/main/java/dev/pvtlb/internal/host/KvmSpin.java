@@ -18,8 +18,8 @@ package dev.pvtlb.internal.host;
 public record KvmSpin(boolean ple, boolean boost, boolean boostUserMode, boolean haltPoll) {
     /** kvm_vcpu_on_spin() of {@code me}, spinning in kernel mode (yield_to_kernel_mode: csd_lock_wait). */
     void onSpin(HostModel host, HostVcpu me) {
-        HostVcpu[] vcpus = host.guestVcpus();
-        int last = host.lastBoostedVcpu;
+        HostVcpu[] vcpus = host.vcpusOf(me.vm);
+        int last = host.lastBoostedVcpu[me.vm];
         // "We approximate round-robin by starting at the last boosted VCPU": two passes.
         for (int pass = 0; pass < 2; pass++) {
             for (int i = 0; i < vcpus.length; i++) {
@@ -41,7 +41,7 @@ public record KvmSpin(boolean ple, boolean boost, boolean boostUserMode, boolean
                     continue;
                 }
                 if (host.yieldTo(me, v)) {
-                    host.lastBoostedVcpu = i;
+                    host.lastBoostedVcpu[me.vm] = i;
                     return;
                 }
             }

@@ -34,11 +34,11 @@ public final class Pcpu {
     /**
      * pick_next_entity(): the next buddy if it is runnable and eligible, else the runnable vCPU other than the
      * current one with the least virtual runtime (ties go round-robin after the current one), or
-     * null. {@code guestOnly}: only the modelled guest's vCPUs.
+     * null. {@code guestOnly}: only the primary guest's vCPUs (VM 0).
      */
     HostVcpu nextRunnable(boolean guestOnly) {
         if (nextBuddy != null && nextBuddy != current && nextBuddy.state == VcpuState.RUNNABLE
-                && (!guestOnly || nextBuddy.cpu != null) && eligible(nextBuddy)) {
+                && (!guestOnly || nextBuddy.vm == 0) && eligible(nextBuddy)) {
             return nextBuddy;
         }
         int n = vcpus.size();
@@ -46,7 +46,7 @@ public final class Pcpu {
         HostVcpu best = null;
         for (int i = 0; i < n; i++) {
             HostVcpu v = vcpus.get((start + i) % n);
-            if (v != current && v.state == VcpuState.RUNNABLE && (!guestOnly || v.cpu != null)
+            if (v != current && v.state == VcpuState.RUNNABLE && (!guestOnly || v.vm == 0)
                     && (best == null || v.vruntime < best.vruntime)) {
                 best = v;
             }

@@ -1,0 +1,98 @@
+package dev.pvtlb.internal.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.pvtlb.Guest;
+import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.model.ModelException;
+import dev.pvtlb.run.RunReport;
+import dev.pvtlb.run.Runner;
+import dev.pvtlb.run.Scenario;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code others=same}: the host's other VMs are co-guests running the scenario's workload on
+ * their own kernels, instead of CPU-bound threads.
+ */
+class CoGuestTest {
+    private static Scenario ebizzy4() {
+        return Scenario.of("ebizzy").backend("kvm").set("vms", "2").set("vcpus", "4").set("threads", "4")
+                .set("mmapLock", "rwsem");
+    }
+
+    /**
+     * A co-guest's vCPU halts when its own threads sleep on mmap_lock, and the pCPU goes back to
+     * the primary's vCPU; a CPU-bound thread never gives it back before its slice ends. Its
+     * spinning vCPUs also exit and yield, which CPU-bound threads never do.
+     */
+    @Test
+    void aCoGuestGivesItsPcpuBackWhenItsThreadsSleep() {
+        RunReport cpuBound = Runner.run(ebizzy4());
+        RunReport same = Runner.run(ebizzy4().set("others", "same"));
+        assertEquals(10433, Math.round(cpuBound.metrics().get("records_per_s").mean()));
+        assertEquals(26000, Math.round(same.metrics().get("records_per_s").mean()));
+        assertEquals(50779042, cpuBound.cpuTimeNs().get("stolen"));
+        assertEquals(38990623, same.cpuTimeNs().get("stolen"));
+        assertEquals(0, cpuBound.counters().get("vcpu_preemptions"));
+        assertEquals(320, same.counters().get("vcpu_preemptions"));
+        assertEquals(9, same.counters().get("directed_yields"));
+    }
+
+    @Test
+    void oneVmHasNoCoGuest() {
+        Scenario one = Scenario.of("ebizzy").backend("kvm").set("vcpus", "4").set("threads", "4");
+        assertEquals(Runner.run(one).metrics().get("records_per_s").mean(),
+                Runner.run(one.copy().set("others", "same")).metrics().get("records_per_s").mean());
+    }
+
+    /** ebizzy ops=timed: one VM alone also runs host_slices slices, as runs with other VMs do. */
+    @Test
+    void timedEbizzyRunsItsHostSlicesOnOneVm() {
+        RunReport r = Runner.run(Scenario.of("ebizzy").backend("kvm").set("vcpus", "4").set("threads", "4")
+                .set("ops", "timed").set("host_slices", "5"));
+        assertEquals(135200, Math.round(r.metrics().get("records_per_s").mean()));
+        assertEquals(15_227_000, Math.round(r.simulatedS() * 1e9), 1000, "5 slices of 3 ms, and the last records' tail");
+        ModelException bad = assertThrows(ModelException.class, () -> Runner.run(Scenario.of("ebizzy").backend("kvm")
+                .set("vcpus", "4").set("ops", "lots")));
+        assertEquals("ebizzy: parameter ops must be auto, timed or an integer, got 'lots'", bad.getMessage());
+    }
+
+    @Test
+    void aCoGuestSharesItsPrimarysEngineAndHost() {
+        Scenario s = ebizzy4();
+        try (Guest primary = Guest.boot(s.guestConfig(0)); Guest co = (Guest) Kernel.bootCoGuest(
+                s.guestConfig(1), Kernel.of(primary), 1).facade()) {
+            Kernel p = Kernel.of(primary);
+            Kernel c = Kernel.of(co);
+            assertSame(p.engine(), c.engine());
+            assertSame(p.vcpuHost(), c.vcpuHost());
+            assertEquals(1, c.vmIndex());
+            assertSame(p, c.primaryGuest());
+            assertNull(p.primaryGuest());
+            HostModel host = (HostModel) p.vcpuHost();
+            HostVcpu v = host.vcpu(c.cpu(2));
+            assertEquals(1, v.vm);
+            assertEquals(2, v.index);
+            assertSame(c.cpu(2), v.cpu);
+            assertSame(p.cpu(2), host.vcpu(2).cpu);
+            // 4 vCPUs per VM on 4 pCPUs: VM 0 runs first everywhere, VM 1 waits.
+            assertEquals(VcpuState.RUNNABLE, v.state);
+            assertThrows(IllegalStateException.class, () -> c.reset(null));
+        }
+    }
+
+    @Test
+    void badValuesAndTheExplorerAreRefused() {
+        ModelException bad = assertThrows(ModelException.class, () -> ebizzy4().set("others", "maybe"));
+        assertEquals("others must be cpu-bound or same, got 'maybe'", bad.getMessage());
+        Scenario s = ebizzy4().set("others", "same");
+        try (Guest g = Guest.boot(s.guestConfig(0))) {
+            ModelException e = assertThrows(ModelException.class, () -> s.setUp(g));
+            assertEquals("others=same: only run, compare and validate boot the other VMs as co-guests; here they "
+                    + "would be CPU-bound threads (use others=cpu-bound)", e.getMessage());
+        }
+    }
+}
