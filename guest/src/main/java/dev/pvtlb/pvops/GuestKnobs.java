@@ -8,8 +8,10 @@ import java.util.List;
 /** The guest kernel's design knobs, read once at boot into fields for the hot paths. */
 public final class GuestKnobs {
     public static final KnobSpec CONCURRENT_FLUSH = KnobSpec.bool("native.concurrentFlush", true,
-            "flush locally while remote IPIs are in flight (x86/tlb concurrent-flush series, 4ce94eabac16, Linux 5.13); "
-                    + "false: local flush only after all remote ones finished");
+            "the x86/tlb concurrent-flush series (Nadav Amit, Linux 5.13): flush locally while remote IPIs are in flight "
+                    + "(4ce94eabac16), is_lazy on a line of its own (cpu_tlbstate_shared) written only when it changes; "
+                    + "false: the local flush before the remote ones, and is_lazy in cpu_tlbstate's line, dirtied by "
+                    + "every flush_tlb_func() and switch_mm");
     public static final KnobSpec SMT_SIBLING_DEDUP = KnobSpec.bool("native.smtSiblingDedup", false,
             "IPI only one thread of each SMT pair in the mask (Alex Shi, LKML 2012; not merged)");
     public static final KnobSpec LAZY = KnobSpec.choice("lazy", "skip",

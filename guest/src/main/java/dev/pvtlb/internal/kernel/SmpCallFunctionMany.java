@@ -52,7 +52,12 @@ public final class SmpCallFunctionMany extends KernelPath {
                 ipi = new KernelCpu[mask.weight()];
                 nIpi = 0;
                 long now = cpu.kernel().engine().now();
-                long cost = 0;
+                // Before the concurrent-flush series (5.13), on_each_cpu_cond_mask() first built the
+                // target mask in a loop of its own, plain loads of each target's is_lazy that the core
+                // overlaps; since, smp_call_function_many_cond() tests each target between the locked
+                // llist_add()s, which the next load waits for.
+                boolean readsFirst = cond != null && !cpu.kernel().knobs().concurrentFlush;
+                long cost = readsFirst ? condReads(cpu, all, now) : 0;
                 for (int c = mask.next(0); c >= 0; c = mask.next(c + 1)) {
                     KernelCpu t = all[c];
                     if (t == cpu || !t.online()) {
@@ -60,7 +65,9 @@ public final class SmpCallFunctionMany extends KernelPath {
                     }
                     if (cond != null) {
                         // The condition (should_flush_tlb) reads the target's cpu_tlbstate_shared line.
-                        cost += cpu.readLine(t.tlbstateSharedLine, now + cost);
+                        if (!readsFirst) {
+                            cost += cpu.readLine(t.tlbstateSharedLine, now + cost);
+                        }
                         if (!cond.test(t)) {
                             continue;
                         }
@@ -99,6 +106,31 @@ public final class SmpCallFunctionMany extends KernelPath {
                 return waitStep(cpu);
             }
         }
+    }
+
+    /**
+     * The pre-5.13 mask-building loop: one load of each target's is_lazy line, as many in flight
+     * at once as the core has fill buffers ({@code line.fill_buffers}); each group costs its
+     * slowest load.
+     */
+    private long condReads(KernelCpu cpu, KernelCpu[] all, long now) {
+        int inFlight = cpu.kernel().costs().lineFillBuffers;
+        long cost = 0;
+        long group = 0;
+        int n = 0;
+        for (int c = mask.next(0); c >= 0; c = mask.next(c + 1)) {
+            KernelCpu t = all[c];
+            if (t == cpu || !t.online()) {
+                continue;
+            }
+            group = Math.max(group, cpu.readLine(t.tlbstateSharedLine, now + cost));
+            if (++n == inFlight) {
+                cost += group;
+                group = 0;
+                n = 0;
+            }
+        }
+        return cost + group;
     }
 
     private long waitStep(KernelCpu cpu) {

@@ -30,6 +30,10 @@ public final class SwitchMm {
             // this_cpu_write(cpu_tlbstate_shared.is_lazy, false): a line flush senders read.
             cost += cpu.writeLine(cpu.tlbstateSharedLine, now);
             OrderedStores.storeLazy(cpu, false);
+        } else if (!g.knobs().concurrentFlush) {
+            // Before "x86/mm/tlb: Do not make is_lazy dirty for no reason" (the concurrent-flush
+            // series, 5.13), every switch wrote is_lazy = false, and the line held loaded_mm too.
+            cost += cpu.writeLine(cpu.tlbstateSharedLine, now);
         }
         // The smp_mb() before the tlb_gen read when leaving lazy mode ("The barrier synchronizes
         // with the tlb_gen increment in the TLB shootdown code"); for a new mm, the locked

@@ -85,6 +85,13 @@ public final class TlbFlush {
             }
         }
         ts.tlbGen[asid] = mmGen;
+        if (!g.knobs().concurrentFlush) {
+            // Before the concurrent-flush series (5.13; "x86/mm/tlb: Privatize cpu_tlbstate"),
+            // is_lazy sat in cpu_tlbstate, in the cache line of ctxs[].tlb_gen that
+            // this_cpu_write() just updated: the false sharing the series' cover letter names.
+            // The next sender's should_flush_tlb() read of is_lazy finds the line dirty here.
+            cost += cpu.writeLine(cpu.tlbstateSharedLine, now + cost);
+        }
         g.trace().tlbFlush(now, cpu.id, !local ? TlbFlushReason.TLB_REMOTE_SHOOTDOWN
                 : f.mm == null ? TlbFlushReason.TLB_LOCAL_SHOOTDOWN : TlbFlushReason.TLB_LOCAL_MM_SHOOTDOWN, nr);
         if (g.checker() != null) {

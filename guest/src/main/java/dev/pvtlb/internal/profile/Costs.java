@@ -37,6 +37,8 @@ public final class Costs {
     public final long lineLocalNs;
     public final long lineSameSocketNs;
     public final long lineCrossSocketNs;
+    /** line.fill_buffers: independent loads one core keeps in flight (at least 1). */
+    public final int lineFillBuffers;
     /** smt.share.factor in thousandths (at least 1000: a sibling never speeds a step up). */
     public final long smtSharePermille;
     public final long syscallNs;
@@ -92,6 +94,7 @@ public final class Costs {
         lineLocalNs = p.ns("line.local.ns");
         lineSameSocketNs = p.ns("line.same_socket.ns");
         lineCrossSocketNs = p.ns("line.cross_socket.ns");
+        lineFillBuffers = (int) Math.max(1, Math.round(p.get("line.fill_buffers")));
         smtSharePermille = Math.max(1000, Math.round(p.get("smt.share.factor") * 1000.0));
         syscallNs = p.ns("syscall.ns");
         faultNs = p.ns("fault.ns");
