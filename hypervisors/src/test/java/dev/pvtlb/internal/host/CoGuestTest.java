@@ -41,6 +41,18 @@ class CoGuestTest {
         assertEquals(9, same.counters().get("directed_yields"));
     }
 
+    /** Three VMs, each a kernel of its own on one engine: the same seed gives the same run. */
+    @Test
+    void coGuestRunsAreDeterministic() {
+        Scenario s = ebizzy4().set("vms", "3").set("others", "same");
+        RunReport a = Runner.run(s);
+        RunReport b = Runner.run(s.copy());
+        assertEquals(a.metrics(), b.metrics());
+        assertEquals(a.counters(), b.counters());
+        assertEquals(a.cpuTimeNs(), b.cpuTimeNs());
+        assertEquals(a.steps(), b.steps());
+    }
+
     @Test
     void oneVmHasNoCoGuest() {
         Scenario one = Scenario.of("ebizzy").backend("kvm").set("vcpus", "4").set("threads", "4");
