@@ -160,7 +160,8 @@ class HostileInputTest {
             "--set memory=0", "--set memory=99999999", "--set nosuchknob=1", "--set threads", "--set topology=1x4", "--set topology=0x1x1",
             "--set smt.sharedTlb=yes", "--reps 0", "--reps 1001", "--seed notanumber", "--backend xen-pvv", "--set vms=0",
             "--set pcpus=-1", "--set profile=/nonexistent/p.yaml", "--set reps=-2",
-            "--no-such-option", "--set quantum=-1", "--set seed=1.5", "--set vms=65");
+            "--no-such-option", "--set quantum=-1", "--set seed=1.5", "--set vms=65", "--set others=maybe",
+            "--set others=");
 
     @Provide
     Arbitrary<List<String>> argLists() {
