@@ -23,4 +23,16 @@ enum FigureUnit {
             case NS -> Figures.num(x) + " ns";
         };
     }
+
+    /** A spread in this unit, e.g. {@code +-0.52%}, {@code +-0.03}, {@code +-120 ns}. */
+    String formatSpread(double x) {
+        if (!Double.isFinite(x)) {
+            return "n/a";
+        }
+        return switch (this) {
+            case PERCENT -> String.format(Locale.ROOT, "+-%.2f%%", x);
+            case RATIO -> String.format(Locale.ROOT, "+-%.2f", x);
+            case NS -> "+-" + Figures.num(x) + " ns";
+        };
+    }
 }

@@ -58,7 +58,7 @@ final class HostValidation {
         String setup = t.shape() + "; host on cpus " + h.cpus() + "; emulated with backend " + backend + ", profile "
                 + profile + ", vcpus=" + t.vcpus(cpus.length) + " " + params(t);
         ValidationExperiment e = new ValidationExperiment("host-" + t.name(), source, setup, List.of(), List.of(f), null);
-        return new ValidationResult(e, List.of(new ValidationResult.Figure(f, emulated)), null);
+        return new ValidationResult(e, List.of(new ValidationResult.Figure(f, emulated, Double.NaN)), null);
     }
 
     /** How the host figure came about: its samples and spread. */

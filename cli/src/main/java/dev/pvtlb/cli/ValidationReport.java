@@ -42,6 +42,13 @@ record ValidationReport(List<ValidationResult> results) {
                 out.printf("%n%s, %s, emulated (published): %s%n", r.experiment().id(), c.name(), String.join(", ", points));
             }
         }
+        out.printf("%none standard error of each figure, from the spread of its runs' repetitions (RunResults.standardError(); "
+                + "counters carry none):%n");
+        for (ValidationResult r : results) {
+            for (ValidationResult.Figure f : r.figures()) {
+                out.printf("%-19s %-47s %s%n", r.experiment().id(), f.figure().name(), f.figure().unit().formatSpread(f.standardError()));
+            }
+        }
         out.println();
         List<String> verdicts = new ArrayList<>();
         long passed = results.stream().filter(ValidationResult::pass).count();
@@ -76,6 +83,7 @@ record ValidationReport(List<ValidationResult> results) {
                 m.put("published", d.published());
                 m.put("as_published", d.asPublished());
                 m.put("emulated", f.emulated());
+                m.put("standard_error", f.standardError());
                 Map<String, Object> band = new LinkedHashMap<>();
                 band.put("text", d.band().describe(u));
                 band.putAll(d.band().toMap());

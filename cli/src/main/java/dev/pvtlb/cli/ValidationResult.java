@@ -10,8 +10,8 @@ import java.util.List;
  */
 record ValidationResult(ValidationExperiment experiment, List<Figure> figures, double[] curve) {
 
-    /** One figure's outcome. */
-    record Figure(ValidationFigure figure, double emulated) {
+    /** One figure's outcome, with one standard error from the runs' repetitions (RunResults.standardError()). */
+    record Figure(ValidationFigure figure, double emulated, double standardError) {
         boolean pass() {
             return !Double.isNaN(emulated) && figure.band().contains(emulated);
         }
@@ -20,7 +20,7 @@ record ValidationResult(ValidationExperiment experiment, List<Figure> figures, d
     static ValidationResult of(ValidationExperiment e, RunResults runs) {
         List<Figure> figures = new ArrayList<>();
         for (ValidationFigure f : e.figures()) {
-            figures.add(new Figure(f, f.emulated().applyAsDouble(runs)));
+            figures.add(new Figure(f, f.emulated().applyAsDouble(runs), runs.standardError(f.emulated())));
         }
         return new ValidationResult(e, List.copyOf(figures), e.curve() == null ? null : e.curve().emulatedAll(runs));
     }
