@@ -157,6 +157,7 @@ record ValidationReport(List<ValidationResult> results) {
                 b.append("<tr><td>").append(Html.escape(f.figure().name())).append("</td><td>")
                         .append(Html.escape(u.format(f.figure().published()))).append("</td><td>")
                         .append(Html.escape(f.figure().asPublished())).append("</td><td>").append(Html.escape(u.format(f.emulated())))
+                        .append(Double.isFinite(f.standardError()) ? " " + Html.escape(u.formatSpread(f.standardError())) : "")
                         .append("</td><td>").append(Html.escape(f.figure().band().describe(u))).append("</td><td class='").append(v)
                         .append("'>").append(v).append("</td></tr>\n");
             }
@@ -164,7 +165,8 @@ record ValidationReport(List<ValidationResult> results) {
             for (ValidationResult.Figure f : r.figures()) {
                 if (Double.isFinite(f.emulated())) { // a figure that could not be computed has only its table row
                     b.append(SvgChart.barChart(f.figure().name(), f.figure().unit().symbol, List.of("published", "emulated"),
-                            new double[] {f.figure().published(), f.emulated()}, new double[2]));
+                            new double[] {f.figure().published(), f.emulated()},
+                            new double[] {0, Double.isFinite(f.standardError()) ? f.standardError() : 0}));
                 }
             }
             if (r.curve() != null) {

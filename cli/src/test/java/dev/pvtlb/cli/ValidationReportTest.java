@@ -76,5 +76,7 @@ class ValidationReportTest {
         assertTrue(page.contains("<h2>smt-dedup <span class='fail'>fail</span></h2>"), page);
         assertEquals(6, page.split("<svg", -1).length - 1, "one chart per figure");
         assertTrue(page.contains("<td>32262 -&gt; 15912</td>"), page);
+        // The emulated cell carries its standard error (0 here: the constructed runs have no spread).
+        assertTrue(page.contains("<td>+0.78% +-0.00%</td>"), page);
     }
 }
