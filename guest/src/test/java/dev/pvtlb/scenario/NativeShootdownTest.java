@@ -148,6 +148,27 @@ class NativeShootdownTest {
         assertEquals(3, receivedWithDedup(true));
     }
 
+    /**
+     * 5.3's target mask is built by plain loads of each target's is_lazy that the core overlaps,
+     * line.fill_buffers at a time: 12 targets are 2 groups of loads with 10 fill buffers, 1 group
+     * with 12. Each group costs one 20 ns transfer (the targets' switch_mm dirtied their lines), so
+     * the send costs 20 ns less with 12; since the series the loads are issued between the queueing
+     * atomics and the fill buffers change nothing.
+     */
+    @Test
+    void beforeTheSeriesTheIsLazyLoadsOverlapAsManyAsTheFillBuffers() {
+        assertEquals(20, flushSend("false", 10) - flushSend("false", 12));
+        assertEquals(0, flushSend("true", 10) - flushSend("true", 12));
+    }
+
+    private static long flushSend(String concurrentFlush, double fillBuffers) {
+        GuestConfig.Builder b = GuestConfig.builder().cpus(13).seed(3).knob("native.concurrentFlush", concurrentFlush);
+        GuestConfig cfg = b.profile(b.profile().with(java.util.Map.of("line.fill_buffers", fillBuffers), "test")).build();
+        Scripted s = munmapWhileOthersRun(cfg, 10);
+        assertEquals(12, s.count(Counter.IPIS_SENT));
+        return s.guest.ledger().totals().get("flush_send");
+    }
+
     @Test
     void withoutConcurrentFlushTheInitiatorWaitsLonger() {
         GuestConfig on = GuestConfig.builder().cpus(4).seed(3).build();
