@@ -332,21 +332,12 @@ public final class KernelCpu implements Cpu, Event {
         if (mm == null || mm.isInitMm()) {
             return;
         }
-        int pcid = currentPcid();
         int pgd = mm.pgd();
         dev.pvtlb.internal.mmu.PageTables pt = guest.pageTables();
-        long[] drop = new long[tlb.size()];
-        int[] n = {0};
-        tlb.forEach((p, vpn, pte, filledAt) -> {
-            long now = p == pcid ? pt.get(pgd, vpn << 12) : 0;
-            if (p == pcid && Pte.present(now) && Pte.pfnOf(now) == Pte.pfnOf(pte) && (!Pte.writable(pte) || Pte.writable(now))
-                    && n[0] < drop.length) {
-                drop[n[0]++] = vpn;
-            }
+        tlb.invalidateIf(currentPcid(), (vpn, pte) -> {
+            long now = pt.get(pgd, vpn << 12);
+            return Pte.present(now) && Pte.pfnOf(now) == Pte.pfnOf(pte) && (!Pte.writable(pte) || Pte.writable(now));
         });
-        for (int i = 0; i < n[0]; i++) {
-            tlb.invalidate(pcid, drop[i]);
-        }
     }
 
     /** A kernel store to physical line {@code line} on this CPU: it is now in this CPU's caches (its cost is the caller's). */

@@ -163,6 +163,22 @@ public final class Tlb {
         return false;
     }
 
+    /** Drops each valid entry of {@code pcid} whose (vpn, pte) {@code drop} accepts. For checkers and host models, not hot paths. */
+    public void invalidateIf(int pcid, EntryFilter drop) {
+        for (int i = 0; i < tags.length; i++) {
+            if (valid(i) && (int) (tags[i] >>> VPN_BITS) == pcid
+                    && drop.test(tags[i] & ((1L << VPN_BITS) - 1), data[(i << STRIDE_SHIFT) + PTE])) {
+                tags[i] = EMPTY;
+            }
+        }
+    }
+
+    /** Which entries {@link #invalidateIf} drops. */
+    @FunctionalInterface
+    public interface EntryFilter {
+        boolean test(long vpn, long pte);
+    }
+
     /** MOV to CR3 without the no-flush bit / INVPCID single-context: drops every entry of a PCID. */
     public void flushPcid(int pcid) {
         if (pcid >= epochs.length) {

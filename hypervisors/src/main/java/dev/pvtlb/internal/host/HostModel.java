@@ -9,8 +9,6 @@ import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.VcpuHost;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TimeCategory;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The host the guest runs on: pCPUs, the guest's vCPUs and those of other VMs placed on
@@ -40,10 +38,8 @@ public final class HostModel implements VcpuHost {
     private final Kernel guest;
     private final Engine engine;
     private final Pcpu[] pcpus;
-    private final HostVcpu[] guestVcpus;
     /** Each VM's vCPUs, by vCPU index; VM 0 is the guest a run reports on. */
     private final HostVcpu[][] vmVcpus;
-    private final List<HostVcpu> all = new ArrayList<>();
     /** Each VM's backend hook; null for a VM whose vCPUs are CPU-bound threads. */
     private final VcpuEntryHook[] hooks;
     private final KvmSpin kvm;
@@ -82,18 +78,13 @@ public final class HostModel implements VcpuHost {
         for (int i = 0; i < p; i++) {
             pcpus[i] = new Pcpu(i);
         }
-        guestVcpus = new HostVcpu[n];
         for (int vm = 0; vm < vms; vm++) {
             for (int i = 0; i < n; i++) {
                 Pcpu pc = pcpus[(i + vm) % p];
                 HostVcpu v = new HostVcpu(vm == 0 ? cpus[i] : null, vm, i, pc);
                 v.pleWindowNs = guest.costs().pleWindowNs;
                 pc.vcpus.add(v);
-                all.add(v);
                 vmVcpus[vm][i] = v;
-                if (vm == 0) {
-                    guestVcpus[i] = v;
-                }
             }
         }
         // Boot: each pCPU runs its first vCPU; every other one waits, runnable.
@@ -142,7 +133,7 @@ public final class HostModel implements VcpuHost {
 
     /** vCPU {@code guestCpu} of the primary guest (VM 0). */
     public HostVcpu vcpu(int guestCpu) {
-        return guestVcpus[guestCpu];
+        return vmVcpus[0][guestCpu];
     }
 
     /** The host's vCPU behind guest CPU {@code cpu}, of whichever guest (primary or co-guest) it belongs to. */
