@@ -12,30 +12,39 @@ package dev.pvtlb.internal.cache;
  * as the LLC's slice hash does for physical addresses, Intel's undocumented "complex addressing").
  *
  * <p>Cheap to hold and to empty, since every CPU has several and the explorer empties them before
- * each schedule: a large cache's tags are allocated a block of sets at a time, when a set of the
- * block is first used (the LLC of a 1024-core socket is 256 MiB of tags, of which a run touches
- * little), and {@link #clear()} only draws a new salt: a tag is stored XOR the salt of its epoch,
+ * each schedule. {@link #clear()} only draws a new salt: a tag is stored XOR the salt of its epoch,
  * so a tag of an older epoch matches no key (up to a 2^-64 coincidence) and is evicted in its turn,
- * as an empty way would be filled. A block is left as allocated, zeros: every salt has its top bit
- * set and keys are below 2^63, so no key's tag is zero, and filling a new block with a
- * non-matching value first (a pass that took a tenth of a 1024-CPU run's time) changes nothing.
+ * as an empty way would be. Every salt has its top bit set and keys are below 2^63, so no tag is
+ * zero, and zero is an empty way. A set's current tags are always a prefix of its ways (a fill goes
+ * to the front and a hit moves to the front; empty and older ways only ever move back), which is
+ * why the tail of a set need not exist until a fill reaches it.
+ *
+ * <p>A large cache (the LLC of a 1024-core socket is 16 Mi lines) keeps each set as its own array,
+ * allocated at the first fill and grown (1, 2, 4 .. ways) as fills reach its tail: a run touches
+ * a few hundred thousand lines of it, and whole blocks of ways allocated for each touched set made
+ * a 1024-CPU run spend a third of its time copying tag blocks in young collections.
  */
 public final class SetAssociativeCache {
     /** Caches up to this many tags are allocated whole. */
     private static final int WHOLE = 1 << 16;
-    /** Sets per block of tags. */
-    private static final int BLOCK_SHIFT = 8;
     private final int ways;
     private final int sets;
     private final int setMask;
     private final int setShift;
-    private final int blockShift;
-    private final long[][] blocks;
+    /** A small cache's tags, set after set; null for a large one. */
+    private final long[] whole;
+    /** A large cache's sets, each null until first filled, then as long as its filled ways (rounded up to a power of two). */
+    private final long[][] perSet;
     private long salt;
     private long epoch;
 
     /** {@code lines} entries (rounded down to whole sets of a power-of-two count), {@code ways} per set. */
     public SetAssociativeCache(int lines, int ways) {
+        this(lines, ways, (long) Integer.highestOneBit(Math.max(1, lines / Math.max(1, ways))) * ways > WHOLE);
+    }
+
+    /** As above, with the storage chosen: {@code perSetArrays} as a large cache's, else whole. */
+    SetAssociativeCache(int lines, int ways, boolean perSetArrays) {
         if (ways < 1 || lines < ways) {
             throw new IllegalArgumentException("a cache needs at least one set of " + ways + " ways, got " + lines + " lines");
         }
@@ -43,8 +52,8 @@ public final class SetAssociativeCache {
         this.ways = ways;
         this.setMask = sets - 1;
         this.setShift = 64 - Integer.numberOfTrailingZeros(sets);
-        this.blockShift = (long) sets * ways <= WHOLE ? 31 : BLOCK_SHIFT;
-        this.blocks = new long[blockShift == 31 ? 1 : (sets >>> BLOCK_SHIFT) + 1][];
+        this.whole = perSetArrays ? null : new long[sets * ways];
+        this.perSet = perSetArrays ? new long[sets][] : null;
         clear();
     }
 
@@ -61,9 +70,6 @@ public final class SetAssociativeCache {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         salt = z ^ (z >>> 31) | Long.MIN_VALUE;
-        if (blockShift == 31 && blocks[0] == null) {
-            blocks[0] = new long[sets * ways];
-        }
     }
 
     /**
@@ -72,13 +78,41 @@ public final class SetAssociativeCache {
      */
     public boolean access(long key) {
         int set = set(key);
-        long[] t = tags(set);
-        int base = (set & ((1 << blockShift) - 1)) * ways;
         long tag = key ^ salt;
+        if (whole != null) {
+            return moveToFront(whole, set * ways, set * ways + ways, tag);
+        }
+        long[] t = perSet[set];
+        if (t == null) {
+            perSet[set] = new long[] {tag};
+            return false;
+        }
+        if (t[0] == tag) {
+            return true;
+        }
+        int n = t.length;
+        if (t[n - 1] != 0 && n < ways && !contains(t, 1, n, tag)) {
+            // A miss in a set whose every allocated way is taken, and more ways to come: grow it.
+            t = perSet[set] = java.util.Arrays.copyOf(t, Math.min(ways, n << 1));
+            n = t.length;
+        }
+        return moveToFront(t, 0, n, tag);
+    }
+
+    private static boolean contains(long[] t, int from, int end, long tag) {
+        for (int i = from; i < end; i++) {
+            if (t[i] == tag) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** LRU in ways {@code base .. end-1}: a hit moves the tag to the front, a miss drops the last way and fills the front. */
+    private static boolean moveToFront(long[] t, int base, int end, long tag) {
         if (t[base] == tag) {
             return true; // already the most recent: nothing moves
         }
-        int end = base + ways;
         int i = base + 1;
         while (i < end && t[i] != tag) {
             i++;
@@ -98,24 +132,12 @@ public final class SetAssociativeCache {
     /** Whether {@code key} is held, without touching its recency. */
     public boolean holds(long key) {
         int set = set(key);
-        long[] t = tags(set);
-        int base = (set & ((1 << blockShift) - 1)) * ways;
         long tag = key ^ salt;
-        for (int i = base; i < base + ways; i++) {
-            if (t[i] == tag) {
-                return true;
-            }
+        if (whole != null) {
+            return contains(whole, set * ways, set * ways + ways, tag);
         }
-        return false;
-    }
-
-    /** The block holding {@code set}'s tags (allocated when first used, its ways zero: matching no key). */
-    private long[] tags(int set) {
-        long[] t = blocks[set >>> blockShift];
-        if (t == null) {
-            t = blocks[set >>> blockShift] = new long[(1 << BLOCK_SHIFT) * ways];
-        }
-        return t;
+        long[] t = perSet[set];
+        return t != null && contains(t, 0, t.length, tag);
     }
 
     private int set(long key) {

@@ -58,4 +58,41 @@ class SetAssociativeCacheTest {
         c.clear();
         assertFalse(c.holds(0));
     }
+
+    @Test
+    void aLargeCachesSetsGrowAsTheyFillAndBehaveAsWholeOnes() {
+        // The same 1024 sets of 16 ways, kept whole and as per-set arrays, through 200000 accesses
+        // of 40000 keys (a few sets overfull, most not) and a clear in the middle: the same hit or
+        // miss every time, and the same keys held at the end.
+        SetAssociativeCache whole = new SetAssociativeCache(16384, 16, false);
+        SetAssociativeCache perSet = new SetAssociativeCache(16384, 16, true);
+        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        int hits = 0;
+        for (int i = 0; i < 200_000; i++) {
+            if (i == 100_000) {
+                whole.clear();
+                perSet.clear();
+            }
+            long key = r.nextInt(i < 100_000 ? 40_000 : 8_000);
+            boolean h = whole.access(key);
+            assertEquals(h, perSet.access(key), "access " + i + " of key " + key);
+            hits += h ? 1 : 0;
+        }
+        // 8000 keys fit in 16384 lines: after the clear, all but the first touch of each hits.
+        assertEquals(128_749, hits);
+        for (long k = 0; k < 40_000; k++) {
+            assertEquals(whole.holds(k), perSet.holds(k), "key " + k);
+        }
+    }
+
+    @Test
+    void aClearedLargeCacheHoldsNothingAndRefills() {
+        SetAssociativeCache c = new SetAssociativeCache(1 << 20, 16);
+        assertFalse(c.access(42));
+        assertTrue(c.access(42));
+        c.clear();
+        assertFalse(c.holds(42));
+        assertFalse(c.access(42), "a miss after the clear, filling again");
+        assertTrue(c.holds(42));
+    }
 }
