@@ -32,6 +32,8 @@ public final class ZapRange extends InternalPath {
     private MmuGather gather;
     private long[] pending;
     private boolean flushed;
+    /** Shmem files whose last mapping this munmap removed: torn down before it returns. */
+    private int releasedShmem;
 
     public ZapRange(Mm mm, long start, long end, Kind kind) {
         PageTables.checkUserRange(start, end);
@@ -68,7 +70,7 @@ public final class ZapRange extends InternalPath {
                 gather = new MmuGather(cpu, mm);
                 pending = mm.beginFlushPending(start, end);
                 if (kind == Kind.MUNMAP) {
-                    mm.removeRange(start, end);
+                    releasedShmem = mm.removeRange(start, end).releasedShmem();
                     // The VMAs are detached: the zap and its flush run under the read lock
                     // (mmap_write_downgrade in do_vmi_align_munmap; dd2283f2605e, 4.20).
                     cost += MmapLocking.downgrade(cpu, cpu.current());
@@ -107,7 +109,9 @@ public final class ZapRange extends InternalPath {
                 for (int pfn : pages) {
                     g.allocator().free(pfn);
                 }
-                long cost = (long) pages.length * c.pteOpNs;
+                // remove_vma() -> fput() of each shmem file that lost its last mapping: __fput()
+                // runs as task_work on the way back to user mode, so the caller pays it here.
+                long cost = (long) pages.length * c.pteOpNs + releasedShmem * c.shmemReleaseNs;
                 if (!flushed) {
                     // Returning without a flush of its own: the range must already be clean.
                     g.hazardDetector().checkRangeClean(cpu, mm, start, end, name());

@@ -256,29 +256,52 @@ public final class Mm implements MmHandle {
 
     /** Inserts a VMA; the range must be free. */
     public Vma insertVma(long start, long end, boolean writable, boolean shared) {
+        return insert(start, end, writable, shared, null);
+    }
+
+    private Vma insert(long start, long end, boolean writable, boolean shared, ShmemObject shmem) {
         PageTables.checkUserRange(start, end);
         if (overlaps(start, end)) {
             throw new ModelException(String.format("mm %d: [0x%x, 0x%x) overlaps an existing mapping", id, start, end));
         }
-        Vma v = new Vma(start, end, writable, shared);
+        Vma v = new Vma(start, end, writable, shared, shmem);
         vmas.put(start, v);
         return v;
     }
 
     /**
-     * Removes [start, end) from the VMA tree, splitting VMAs that straddle its ends
-     * (__split_vma). Returns whether any VMA was affected.
+     * mmap(MAP_SHARED | MAP_ANONYMOUS): a shared mapping of a shmem file of its own
+     * ({@link ShmemObject}), which munmap() tears down with the mapping's last VMA.
      */
-    public boolean removeRange(long start, long end) {
+    public Vma insertSharedAnonymousVma(long start, long end, boolean writable) {
+        return insert(start, end, writable, true, new ShmemObject());
+    }
+
+    /** What {@link #removeRange} did: whether any VMA went, and how many shmem files lost their last mapping with it. */
+    public record Removal(boolean any, int releasedShmem) {
+        static final Removal NONE = new Removal(false, 0);
+    }
+
+    /**
+     * Removes [start, end) from the VMA tree, splitting VMAs that straddle its ends
+     * (__split_vma), and drops each removed VMA's reference to its shmem file (remove_vma()).
+     */
+    public Removal removeRange(long start, long end) {
         splitAt(start);
         splitAt(end);
         java.util.NavigableMap<Long, Vma> doomed = vmas.subMap(start, true, end, false);
         if (doomed.isEmpty()) {
-            return false;
+            return Removal.NONE;
+        }
+        int released = 0;
+        for (Vma v : doomed.values()) {
+            if (v.shmem != null && v.shmem.unmapped()) {
+                released++;
+            }
         }
         doomed.clear();
         lastFound = null;
-        return true;
+        return new Removal(true, released);
     }
 
     /** Changes the protection of [start, end), splitting as needed (mprotect_fixup). */
@@ -298,7 +321,10 @@ public final class Mm implements MmHandle {
         if (v == null || v.start == addr) {
             return;
         }
-        Vma tail = new Vma(addr, v.end, v.writable, v.shared);
+        Vma tail = new Vma(addr, v.end, v.writable, v.shared, v.shmem);
+        if (v.shmem != null) {
+            v.shmem.mappedAgain();
+        }
         v.end = addr;
         vmas.put(addr, tail);
     }

@@ -7,12 +7,15 @@ public final class Vma {
     boolean writable;
     /** A MAP_SHARED file mapping: its pages belong to the page cache, not to the process. */
     final boolean shared;
+    /** The shmem file of a MAP_SHARED | MAP_ANONYMOUS mapping; null for any other. */
+    final ShmemObject shmem;
 
-    Vma(long start, long end, boolean writable, boolean shared) {
+    Vma(long start, long end, boolean writable, boolean shared, ShmemObject shmem) {
         this.start = start;
         this.end = end;
         this.writable = writable;
         this.shared = shared;
+        this.shmem = shmem;
     }
 
     public long start() {

@@ -45,6 +45,8 @@ public final class Costs {
     public final long faultNs;
     public final long pteOpNs;
     public final long vmaOpNs;
+    /** shmem.release.ns: the last fput() of a MAP_SHARED|MAP_ANONYMOUS mapping's shmem file. */
+    public final long shmemReleaseNs;
     public final long contextSwitchNs;
     public final long idleEnterNs;
     public final long vmexitNs;
@@ -100,6 +102,7 @@ public final class Costs {
         faultNs = p.ns("fault.ns");
         pteOpNs = p.ns("pte.op.ns");
         vmaOpNs = p.ns("vma.op.ns");
+        shmemReleaseNs = p.ns("shmem.release.ns");
         contextSwitchNs = p.ns("context_switch.ns");
         idleEnterNs = p.ns("idle.enter.ns");
         vmexitNs = p.ns("vmexit.ns");

@@ -23,7 +23,9 @@ import java.util.function.Supplier;
  *   <li>Set-up, before the clock starts: one shared anonymous region of {@code region} pages with
  *       every page written once, and {@code region / pages} mappings of {@code pages} pages each
  *       with only the first page written. The model builds both directly (as MAP_POPULATE would),
- *       costing no emulated time, since the program does not time them.</li>
+ *       costing no emulated time, since the program does not time them. Every mapping is
+ *       {@code MAP_ANONYMOUS | MAP_SHARED}, a shmem file of its own, so each munmap also tears its
+ *       file down ({@link dev.pvtlb.internal.mm.ShmemObject}, {@code shmem.release.ns}).</li>
  *   <li>{@code threads} readers, each with its own {@code reads} random byte addresses in the
  *       shared region (its own rand() array), read them in order, over and over, until told to
  *       stop; the program counts their passes.</li>
@@ -75,11 +77,11 @@ final class MunmapTestProgram {
         long len = (long) pages * PhysMem.PAGE_SIZE;
         // mmap(FILE_SIZE, MAP_SHARED|MAP_ANONYMOUS), then the small mappings, first page of each written.
         long region = mm.getUnmappedArea((long) regionPages * PhysMem.PAGE_SIZE);
-        mm.insertVma(region, region + (long) regionPages * PhysMem.PAGE_SIZE, true, true);
+        mm.insertSharedAnonymousVma(region, region + (long) regionPages * PhysMem.PAGE_SIZE, true);
         long[] small = new long[mappings];
         for (int j = 0; j < mappings; j++) {
             small[j] = mm.getUnmappedArea(len);
-            mm.insertVma(small[j], small[j] + len, true, true);
+            mm.insertSharedAnonymousVma(small[j], small[j] + len, true);
             populate(guest, mm, small[j]);
         }
         // "access whole memory, will generate many page faults": one byte written per page.

@@ -37,7 +37,7 @@ class MmTest {
         Mm mm = new Mm(1, 2, 1, 4, false);
         long a = mm.getUnmappedArea(10 * P);
         mm.insertVma(a, a + 10 * P, true, false);
-        assertTrue(mm.removeRange(a + 3 * P, a + 5 * P));
+        assertTrue(mm.removeRange(a + 3 * P, a + 5 * P).any());
         assertEquals(2, mm.vmas().size());
         assertNull(mm.findVma(a + 4 * P));
         assertEquals(a + 3 * P, mm.findVma(a).end());
@@ -45,6 +45,24 @@ class MmTest {
         assertEquals(8 * P, mm.mappedBytes(a, a + 10 * P));
         assertEquals(a + 3 * P, mm.getUnmappedArea(2 * P), "the hole is reused");
         assertEquals(a + 10 * P, mm.getUnmappedArea(3 * P), "a larger request goes past it");
+    }
+
+    @Test
+    void aSharedAnonymousMappingsFileGoesWithItsLastVma() {
+        // munmap of the middle splits it: the halves share the shmem file (two references once
+        // the middle is gone), so only the munmap that removes the last half releases it.
+        Mm mm = new Mm(1, 2, 1, 4, false);
+        long a = mm.getUnmappedArea(10 * P);
+        mm.insertSharedAnonymousVma(a, a + 10 * P, true);
+        assertEquals(new Mm.Removal(true, 0), mm.removeRange(a + 3 * P, a + 5 * P));
+        assertEquals(new Mm.Removal(true, 0), mm.removeRange(a, a + 3 * P));
+        assertEquals(new Mm.Removal(false, 0), mm.removeRange(a, a + 5 * P), "nothing left there");
+        assertEquals(new Mm.Removal(true, 1), mm.removeRange(a + 5 * P, a + 10 * P));
+        long b = mm.getUnmappedArea(4 * P);
+        mm.insertSharedAnonymousVma(b, b + 2 * P, true);
+        mm.insertSharedAnonymousVma(b + 2 * P, b + 4 * P, true);
+        mm.insertVma(b + 4 * P, b + 6 * P, true, false);
+        assertEquals(new Mm.Removal(true, 2), mm.removeRange(b, b + 6 * P), "two files of their own, and a private mapping");
     }
 
     @Test
