@@ -18,11 +18,14 @@ public final class Tlb {
 
     private final int sets;
     private final int ways;
+    /** An entry's index is its set shifted by this, or'ed with its way (no division on a hit). */
+    private final int wayBits;
     /*
-     * The tags of a set are contiguous, so a lookup scans two cache lines; what a hit then reads
-     * and writes (the PTE, the fill time, the LRU stamp) sits in one 32-byte record per entry in
-     * data[4i .. 4i+2], one cache line, rather than in three arrays. With 16 and more CPUs taking
-     * turns, TLB state does not stay in the host's L1/L2, so the lines a hit touches are what it costs.
+     * Each set is one array, allocated at its first fill: its ways' tags first (a lookup scans
+     * them, two cache lines), then one 4-long record per way (the PTE, the fill time, the LRU stamp,
+     * the PCID epoch), which a hit reads and writes. A CPU of a 1024-vCPU run fills a few dozen of
+     * its STLB's 128 sets, and whole arrays for every CPU (60 KiB each, allocated at boot) were
+     * copied by every young collection of such a run.
      */
     private static final int PTE = 0;
     private static final int FILLED_AT = 1;
@@ -30,8 +33,7 @@ public final class Tlb {
     private static final int EPOCH = 3;
     private static final int STRIDE_SHIFT = 2;
 
-    private final long[] tags;
-    private final long[] data;
+    private final long[][] setData;
     /*
      * A flush of one PCID (a CR3 write without the no-flush bit, INVPCID single-context) bumps
      * that PCID's epoch instead of scanning every entry: an entry counts only while the epoch it
@@ -48,21 +50,22 @@ public final class Tlb {
         }
         this.sets = entries / ways;
         this.ways = ways;
-        this.tags = new long[entries];
-        this.data = new long[entries << STRIDE_SHIFT];
-        Arrays.fill(tags, EMPTY);
+        this.wayBits = 32 - Integer.numberOfLeadingZeros(ways - 1);
+        this.setData = new long[sets][];
     }
 
     public int capacity() {
-        return tags.length;
+        return sets * ways;
     }
 
     /** Entries currently valid (a scan: for tests and checkers). */
     public int size() {
         int n = 0;
-        for (int i = 0; i < tags.length; i++) {
-            if (valid(i)) {
-                n++;
+        for (long[] d : setData) {
+            for (int w = 0; d != null && w < ways; w++) {
+                if (valid(d, w)) {
+                    n++;
+                }
             }
         }
         return n;
@@ -72,45 +75,67 @@ public final class Tlb {
         return pcid < epochs.length ? epochs[pcid] : 0;
     }
 
-    private boolean valid(int i) {
-        long t = tags[i];
-        return t != EMPTY && data[(i << STRIDE_SHIFT) + EPOCH] == epoch((int) (t >>> VPN_BITS));
+    /** Where way {@code w}'s record starts in its set's array. */
+    private int record(int w) {
+        return ways + (w << STRIDE_SHIFT);
+    }
+
+    private boolean valid(long[] d, int w) {
+        long t = d[w];
+        return t != EMPTY && d[record(w) + EPOCH] == epoch((int) (t >>> VPN_BITS));
     }
 
     static long tag(int pcid, long vpn) {
         return ((long) pcid << VPN_BITS) | vpn;
     }
 
-    private int setBase(long vpn, int pcid) {
+    private int set(long vpn, int pcid) {
         long h = vpn ^ ((long) pcid * 0x9E3779B1L);
-        return (int) (h & (sets - 1)) * ways;
+        return (int) (h & (sets - 1));
+    }
+
+    /** An entry's index (what {@link #lookup} returns): its set and way. */
+    private int index(int set, int way) {
+        return set << wayBits | way;
     }
 
     /** Index of the entry for (pcid, vpn), or -1 on a miss. Updates LRU state on a hit. */
     public int lookup(int pcid, long vpn) {
         long t = tag(pcid, vpn);
-        long epoch = epoch(pcid);
-        int base = setBase(vpn, pcid);
+        int set = set(vpn, pcid);
+        long[] d = setData[set];
+        if (d == null) {
+            return -1;
+        }
         // A fill takes the first way that holds the tag or holds nothing valid, so a valid entry
         // for a tag always comes before any stale one: the first tag match decides.
-        for (int i = base, end = base + ways; i < end; i++) {
-            if (tags[i] == t) {
-                if (data[(i << STRIDE_SHIFT) + EPOCH] != epoch) {
+        for (int w = 0; w < ways; w++) {
+            if (d[w] == t) {
+                int r = record(w);
+                if (d[r + EPOCH] != epoch(pcid)) {
                     return -1;
                 }
-                data[(i << STRIDE_SHIFT) + LAST_USE] = ++tick;
-                return i;
+                d[r + LAST_USE] = ++tick;
+                return index(set, w);
             }
         }
         return -1;
     }
 
+    private long[] dataOf(int index) {
+        return setData[index >>> wayBits];
+    }
+
+    private int recordOf(int index) {
+        return record(index & ((1 << wayBits) - 1));
+    }
+
     public long pte(int index) {
-        return data[(index << STRIDE_SHIFT) + PTE];
+        return dataOf(index)[recordOf(index) + PTE];
     }
 
     public long filledAt(int index) {
-        return data[(index << STRIDE_SHIFT) + FILLED_AT];
+        return dataOf(index)[recordOf(index) + FILLED_AT];
     }
 
     /**
@@ -118,45 +143,51 @@ public final class Tlb {
      * {@code now}: from then on it counts as filled at {@code now}.
      */
     public void verified(int index, long now) {
-        data[(index << STRIDE_SHIFT) + FILLED_AT] = now;
+        dataOf(index)[recordOf(index) + FILLED_AT] = now;
     }
 
     /** Updates the cached PTE of a hit entry (the hardware setting the dirty bit). */
     public void updatePte(int index, long pte) {
-        data[(index << STRIDE_SHIFT) + PTE] = pte;
+        dataOf(index)[recordOf(index) + PTE] = pte;
     }
 
     /** Installs a translation, evicting the least recently used way of its set if full. */
     public void fill(int pcid, long vpn, long pte, long now) {
         long t = tag(pcid, vpn);
-        int base = setBase(vpn, pcid);
+        int set = set(vpn, pcid);
+        long[] d = setData[set];
+        if (d == null) {
+            d = setData[set] = new long[record(ways)];
+            java.util.Arrays.fill(d, 0, ways, EMPTY);
+        }
         int victim = -1;
         long oldest = Long.MAX_VALUE;
-        for (int i = base, end = base + ways; i < end; i++) {
-            if (tags[i] == t || !valid(i)) {
-                victim = i;
+        for (int w = 0; w < ways; w++) {
+            if (d[w] == t || !valid(d, w)) {
+                victim = w;
                 break;
             }
-            if (data[(i << STRIDE_SHIFT) + LAST_USE] < oldest) {
-                oldest = data[(i << STRIDE_SHIFT) + LAST_USE];
-                victim = i;
+            if (d[record(w) + LAST_USE] < oldest) {
+                oldest = d[record(w) + LAST_USE];
+                victim = w;
             }
         }
-        tags[victim] = t;
-        data[(victim << STRIDE_SHIFT) + PTE] = pte;
-        data[(victim << STRIDE_SHIFT) + FILLED_AT] = now;
-        data[(victim << STRIDE_SHIFT) + LAST_USE] = ++tick;
-        data[(victim << STRIDE_SHIFT) + EPOCH] = epoch(pcid);
+        int r = record(victim);
+        d[victim] = t;
+        d[r + PTE] = pte;
+        d[r + FILLED_AT] = now;
+        d[r + LAST_USE] = ++tick;
+        d[r + EPOCH] = epoch(pcid);
     }
 
     /** INVLPG / INVPCID individual-address: drops the entry for (pcid, vpn). */
     public boolean invalidate(int pcid, long vpn) {
         long t = tag(pcid, vpn);
-        int base = setBase(vpn, pcid);
-        for (int i = base, end = base + ways; i < end; i++) {
-            if (tags[i] == t) {
-                boolean was = valid(i);
-                tags[i] = EMPTY;
+        long[] d = setData[set(vpn, pcid)];
+        for (int w = 0; d != null && w < ways; w++) {
+            if (d[w] == t) {
+                boolean was = valid(d, w);
+                d[w] = EMPTY;
                 return was;
             }
         }
@@ -165,10 +196,12 @@ public final class Tlb {
 
     /** Drops each valid entry of {@code pcid} whose (vpn, pte) {@code drop} accepts. For checkers and host models, not hot paths. */
     public void invalidateIf(int pcid, EntryFilter drop) {
-        for (int i = 0; i < tags.length; i++) {
-            if (valid(i) && (int) (tags[i] >>> VPN_BITS) == pcid
-                    && drop.test(tags[i] & ((1L << VPN_BITS) - 1), data[(i << STRIDE_SHIFT) + PTE])) {
-                tags[i] = EMPTY;
+        for (long[] d : setData) {
+            for (int w = 0; d != null && w < ways; w++) {
+                if (valid(d, w) && (int) (d[w] >>> VPN_BITS) == pcid
+                        && drop.test(d[w] & ((1L << VPN_BITS) - 1), d[record(w) + PTE])) {
+                    d[w] = EMPTY;
+                }
             }
         }
     }
@@ -189,7 +222,11 @@ public final class Tlb {
 
     /** Drops everything (INVPCID all-context, or a CR4.PGE toggle). */
     public void flushAll() {
-        Arrays.fill(tags, EMPTY);
+        for (long[] d : setData) {
+            if (d != null) {
+                Arrays.fill(d, 0, ways, EMPTY);
+            }
+        }
     }
 
     /** Back to the state of a new TLB: empty, and the LRU clock and history cleared. */
@@ -197,18 +234,18 @@ public final class Tlb {
         if (tick == 0) {
             return; // nothing filled or hit since the last clear: already as new
         }
-        flushAll();
-        Arrays.fill(data, 0);
+        Arrays.fill(setData, null);
         Arrays.fill(epochs, 0);
         tick = 0;
     }
 
     /** Visits every valid entry: (pcid, vpn, pte, filledAt). For checkers and tests, not hot paths. */
     public void forEach(EntryVisitor v) {
-        for (int i = 0; i < tags.length; i++) {
-            if (valid(i)) {
-                v.entry((int) (tags[i] >>> VPN_BITS), tags[i] & ((1L << VPN_BITS) - 1),
-                        data[(i << STRIDE_SHIFT) + PTE], data[(i << STRIDE_SHIFT) + FILLED_AT]);
+        for (long[] d : setData) {
+            for (int w = 0; d != null && w < ways; w++) {
+                if (valid(d, w)) {
+                    v.entry((int) (d[w] >>> VPN_BITS), d[w] & ((1L << VPN_BITS) - 1), d[record(w) + PTE], d[record(w) + FILLED_AT]);
+                }
             }
         }
     }
