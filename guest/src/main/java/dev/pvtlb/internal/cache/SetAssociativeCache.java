@@ -26,7 +26,7 @@ package dev.pvtlb.internal.cache;
  * 14.3 s of bench flush-storm-1024).
  */
 public final class SetAssociativeCache {
-    /** Caches up to this many tags are allocated whole. */
+    /** Caches of up to this many lines are allocated whole. */
     private static final int WHOLE = 1 << 16;
     private final int ways;
     private final int sets;
@@ -41,7 +41,7 @@ public final class SetAssociativeCache {
 
     /** {@code lines} entries (rounded down to whole sets of a power-of-two count), {@code ways} per set. */
     public SetAssociativeCache(int lines, int ways) {
-        this(lines, ways, (long) Integer.highestOneBit(Math.max(1, lines / Math.max(1, ways))) * ways > WHOLE);
+        this(lines, ways, lines > WHOLE);
     }
 
     /** As above, with the storage chosen: {@code perSetArrays} as a large cache's, else whole. */
@@ -81,53 +81,50 @@ public final class SetAssociativeCache {
         int set = set(key);
         long tag = key ^ salt;
         if (whole != null) {
-            return moveToFront(whole, set * ways, set * ways + ways, tag);
+            int base = set * ways;
+            int i = find(whole, base, base + ways, tag);
+            moveToFront(whole, base, i < 0 ? base + ways - 1 : i, tag);
+            return i >= 0;
         }
         long[] t = perSet[set];
         if (t == null) {
             perSet[set] = new long[] {tag};
             return false;
         }
-        if (t[0] == tag) {
-            return true;
-        }
         int n = t.length;
-        if (t[n - 1] != 0 && n < ways && !contains(t, 1, n, tag)) {
-            // A miss in a set whose every allocated way is taken, and more ways to come: grow it.
-            t = perSet[set] = java.util.Arrays.copyOf(t, Math.min(ways, n << 1));
-            n = t.length;
+        int i = find(t, 0, n, tag);
+        if (i < 0) {
+            if (t[n - 1] != 0 && n < ways) {
+                // A miss in a set whose every allocated way is taken, and more ways to come: grow it.
+                t = perSet[set] = java.util.Arrays.copyOf(t, Math.min(ways, n << 1));
+                n = t.length;
+            }
+            moveToFront(t, 0, n - 1, tag);
+            return false;
         }
-        return moveToFront(t, 0, n, tag);
+        moveToFront(t, 0, i, tag);
+        return true;
     }
 
-    private static boolean contains(long[] t, int from, int end, long tag) {
-        for (int i = from; i < end; i++) {
+    /** The way of ways {@code base .. end-1} holding {@code tag}, or -1. */
+    private static int find(long[] t, int base, int end, long tag) {
+        for (int i = base; i < end; i++) {
             if (t[i] == tag) {
-                return true;
+                return i;
             }
         }
-        return false;
+        return -1;
     }
 
-    /** LRU in ways {@code base .. end-1}: a hit moves the tag to the front, a miss drops the last way and fills the front. */
-    private static boolean moveToFront(long[] t, int base, int end, long tag) {
-        if (t[base] == tag) {
-            return true; // already the most recent: nothing moves
-        }
-        int i = base + 1;
-        while (i < end && t[i] != tag) {
-            i++;
-        }
-        boolean hit = i < end;
-        if (!hit) {
-            i = end - 1;
-        }
-        // Move-to-front: the ways before i shift back by one.
+    /**
+     * Makes {@code tag} the front (most recent) way of the set starting at {@code base}: the ways
+     * before way {@code i} (its own on a hit, the last on a miss, which drops out) shift back by one.
+     */
+    private static void moveToFront(long[] t, int base, int i, long tag) {
         for (int j = i; j > base; j--) {
             t[j] = t[j - 1];
         }
         t[base] = tag;
-        return hit;
     }
 
     /** Whether {@code key} is held, without touching its recency. */
@@ -135,10 +132,10 @@ public final class SetAssociativeCache {
         int set = set(key);
         long tag = key ^ salt;
         if (whole != null) {
-            return contains(whole, set * ways, set * ways + ways, tag);
+            return find(whole, set * ways, set * ways + ways, tag) >= 0;
         }
         long[] t = perSet[set];
-        return t != null && contains(t, 0, t.length, tag);
+        return t != null && find(t, 0, t.length, tag) >= 0;
     }
 
     private int set(long key) {
