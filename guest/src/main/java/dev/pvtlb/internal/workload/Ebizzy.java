@@ -10,21 +10,49 @@ import dev.pvtlb.internal.kernel.ZapRange;
 import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.Program;
 import dev.pvtlb.internal.kernel.Task;
+import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.smp.Topology;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The shape of ebizzy, named in the LKML thread "x86/hyper-v: Use hypercall for remote TLB flush",
- * August 2017 as a standard test of paravirt flushing: threads of one process repeatedly allocate a
- * chunk (mmap), fill it, search it, and free it (munmap), so every free shoots down the TLBs of all
- * CPUs running the other threads. A VM workload: 64 vCPUs, run with a virtualized backend on 64
- * pCPUs with one to three such VMs at once ({@code --backend kvm --set vms=2}), where the flush's
- * cost depends on whether its targets' vCPUs are running. Metric {@code records_per_s}: chunks
- * processed per second of the guest's virtual time.
+ * ebizzy 0.3 (Valerie Henson; the copy in LTP, utils/benchmark/ebizzy-0.3/ebizzy.c), named in the
+ * LKML thread "x86/hyper-v: Use hypercall for remote TLB flush", August 2017, and run as
+ * {@code ebizzy -M} by the KVM boost commit d73eb57b80b9. Its main thread allocates {@code chunks}
+ * chunks and writes a pattern into them before the threads start; each thread then loops on one
+ * record of {@code search_mem()}: allocate a copy buffer of the chunk's size, memcpy a chunk into
+ * it, bsearch the copy for a key, free the copy. ebizzy itself takes no lock: what the record
+ * costs beyond the copy is the kernel's, and that is what the model runs:
  *
- * <p>{@code ops=auto} (the default): 4 chunks per thread on bare metal or alone on a host; with
+ * <ul>
+ *   <li>{@code alloc=heap} (the default; {@code -M}, which sets {@code mallopt(M_MMAP_MAX, 0)}):
+ *       malloc serves the buffer from the thread's arena heap, so the copy's first write of each
+ *       page faults a zeroed page in (mmap_lock read), and free() trims the top of the heap
+ *       because it exceeds M_TRIM_THRESHOLD (128 KiB, never raised while no mmapped chunk is
+ *       freed): glibc's {@code heap_trim()} -> {@code shrink_heap()} calls
+ *       {@code madvise(MADV_DONTNEED)} on it (mmap_lock read), which frees the pages and flushes
+ *       every CPU running the process. No writer takes mmap_lock in the loop.</li>
+ *   <li>{@code alloc=mmap} ({@code -m}): the buffer is an mmap() and the free a munmap(), each a
+ *       writer of mmap_lock.</li>
+ * </ul>
+ *
+ * The memcpy is one write (the dst page) and one read (the chunk's page) per page through the
+ * TLB, plus the copy of the page's 64 lines at the rate a streaming copy reaches when the
+ * source comes from the LLC: {@code line.fill_buffers} misses in flight per LLC latency (a
+ * single thread's bandwidth is bounded by its outstanding L1D misses, John D. McCalpin,
+ * "Single-Threaded memory performance for dual socket Xeon E5-* systems"). The bsearch reads
+ * log2(records) random records of the copy. ebizzy 0.3's {@code rand_num()} multiplies its
+ * state of 0, so every record copies chunk 0 and searches for key 0: one chunk is read by every
+ * thread, and it is the only one the model maps.
+ *
+ * <p>A VM workload: 64 vCPUs, run with a virtualized backend on 64 pCPUs with one to three such
+ * VMs at once ({@code --backend kvm --set vms=2}), where the flush's cost depends on whether its
+ * targets' vCPUs are running. ebizzy starts 2 threads per CPU; the guest model has no
+ * scheduling-clock preemption between tasks of one CPU, so the default is one thread per vCPU.
+ * Metric {@code records_per_s}: records completed per second of the guest's virtual time.
+ *
+ * <p>{@code ops=auto} (the default): 4 records per thread on bare metal or alone on a host; with
  * other VMs on the host ({@code vms} &gt; 1) each thread goes on, like ebizzy's {@code -S seconds},
  * until {@code host_slices} host slices ({@code host.slice.ns}) of virtual time have passed, so
  * the host's scheduler is part of the run; {@code records_per_s} is then the records completed
@@ -34,6 +62,10 @@ import java.util.function.Supplier;
  * (ebizzy itself always runs for {@code -S} seconds).
  */
 public final class Ebizzy implements Workload {
+    /** ebizzy's record_t: a size_t. */
+    private static final int RECORD_BYTES = 8;
+    private static final long LINES_PER_PAGE = PhysMem.PAGE_SIZE / 64;
+
     @Override
     public String name() {
         return "ebizzy";
@@ -41,7 +73,7 @@ public final class Ebizzy implements Workload {
 
     @Override
     public String description() {
-        return "threads allocate, touch, search and free memory chunks (munmap churn) in a 64-vCPU VM";
+        return "threads copy a chunk into a malloc'd buffer, search and free it (madvise or munmap churn) in a 64-vCPU VM";
     }
 
     @Override
@@ -50,8 +82,9 @@ public final class Ebizzy implements Workload {
         p.put("threads", "64");
         p.put("ops", "auto");
         p.put("host_slices", "20");
-        p.put("chunk_pages", "32");
-        p.put("searches", "256");
+        // ebizzy's default chunk_size: record_size * 64 * 1024 = 512 KiB.
+        p.put("chunk_pages", "128");
+        p.put("alloc", "heap");
         return p;
     }
 
@@ -68,17 +101,39 @@ public final class Ebizzy implements Workload {
         if (!timed && !opsValue.equals("auto") && !opsValue.matches("-?[0-9]+")) {
             throw new ModelException("ebizzy: parameter ops must be auto, timed or an integer, got '" + opsValue + "'");
         }
+        String alloc = params.values().get("alloc").strip();
+        if (!alloc.equals("heap") && !alloc.equals("mmap")) {
+            throw new ModelException("ebizzy: parameter alloc must be heap (ebizzy -M) or mmap (ebizzy -m), got '" + alloc + "'");
+        }
         int ops = timed ? Integer.MAX_VALUE : opsValue.equals("auto") ? 4 : params.integer("ops", 1, 100_000_000);
         int slices = params.integer("host_slices", 1, 1_000_000);
         long untilNs = timed ? slices * guest.costs().hostSliceNs : Long.MAX_VALUE;
-        int chunk = params.integer("chunk_pages", 1, 1 << 18);
-        int searches = params.integer("searches", 0, 100_000_000);
+        int pages = params.integer("chunk_pages", 1, 1 << 18);
         Mm mm = guest.newMm();
+        // allocate() and write_pattern(), before the threads start: chunk 0, written.
+        long len = (long) pages * PhysMem.PAGE_SIZE;
+        long source = mm.getUnmappedArea(len);
+        mm.insertVma(source, source + len, true, false);
+        for (int p = 0; p < pages; p++) {
+            MunmapTestProgram.populate(guest, mm, source + (long) p * PhysMem.PAGE_SIZE);
+        }
+        Shape shape = new Shape(mm, source, pages, alloc.equals("heap"), copyNs(guest.costs(), pages));
         Finish finish = new Finish();
         long[] records = new long[2]; // all records; those completed by untilNs
         int cpus = guest.cpus().length;
         for (int t = 0; t < threads; t++) {
-            guest.spawn("ebizzy/" + t, mm, t % cpus, finish.track(new Worker(guest, mm, chunk, ops, untilNs, searches, records)));
+            // With alloc=heap, the thread's arena: new_heap() maps it at the thread's first malloc()
+            // (a write of mmap_lock, once per thread), and the arena's malloc_state is written into
+            // its first page. ebizzy runs 10 s, so that start is no part of its figure; the model
+            // maps the arenas before the threads start, so that its far shorter run does not
+            // measure the start either.
+            long heap = 0;
+            if (shape.heap()) {
+                heap = mm.getUnmappedArea(len + PhysMem.PAGE_SIZE);
+                mm.insertVma(heap, heap + len + PhysMem.PAGE_SIZE, true, false);
+                MunmapTestProgram.populate(guest, mm, heap);
+            }
+            guest.spawn("ebizzy/" + t, mm, t % cpus, finish.track(new Worker(guest, shape, heap, ops, untilNs, records)));
         }
         return () -> {
             Map<String, Metric> m = new LinkedHashMap<>();
@@ -88,47 +143,86 @@ public final class Ebizzy implements Workload {
         };
     }
 
-    /** alloc_mem / write_pattern / search_mem / free_mem of one ebizzy thread, {@code ops} times. */
+    /**
+     * The memcpy's data movement beyond the one access per page the model makes: every line of
+     * the page, {@code line.fill_buffers} LLC misses in flight at a time.
+     */
+    static long copyNs(Costs c, int pages) {
+        long linesPs = (long) pages * LINES_PER_PAGE * c.llcPs / c.lineFillBuffers;
+        return (linesPs + 999) / 1000;
+    }
+
+    /** bsearch() of the copy: the comparisons of a binary search over its records. */
+    static int searchReads(int pages) {
+        long records = (long) pages * PhysMem.PAGE_SIZE / RECORD_BYTES;
+        return 64 - Long.numberOfLeadingZeros(records - 1);
+    }
+
+    /** What every thread's record shares: the source chunk, the buffer's size and how it is allocated. */
+    private record Shape(Mm mm, long source, int pages, boolean heap, long copyNs) {
+        long len() {
+            return (long) pages * PhysMem.PAGE_SIZE;
+        }
+    }
+
+    /** search_mem() of one ebizzy thread, {@code ops} records. */
     private static final class Worker implements Program {
         private final Kernel guest;
+        private final Shape shape;
         private final long untilNs;
-        private final Mm mm;
-        private final int pages;
-        private final long len;
-        private final int searches;
         private final long[] records;
         private int left;
         private int phase;
-        private long chunk;
+        private long buffer;
 
-        Worker(Kernel guest, Mm mm, int pages, int ops, long untilNs, int searches, long[] records) {
+        /** {@code heap}: with alloc=heap, the thread's arena heap, whose first page holds its malloc_state. */
+        Worker(Kernel guest, Shape shape, long heap, int ops, long untilNs, long[] records) {
             this.guest = guest;
-            this.untilNs = untilNs;
-            this.mm = mm;
-            this.pages = pages;
-            this.len = (long) pages * PhysMem.PAGE_SIZE;
+            this.buffer = heap + PhysMem.PAGE_SIZE;
+            this.shape = shape;
             this.left = ops;
-            this.searches = searches;
+            this.untilNs = untilNs;
             this.records = records;
+        }
+
+        /** memcpy(copy, src, copy_size): the copy's pages are written (each first write faults a zeroed page in) ... */
+        private Op copyWrites() {
+            return new Touch(buffer, shape.pages(), shape.pages(), 1.0, true, null);
         }
 
         @Override
         public Op next(Task task) {
+            Mm mm = shape.mm();
+            int pages = shape.pages();
             switch (phase) {
                 case 0 -> {
                     if (left == 0 || guest.engine().now() >= untilNs) {
                         return null;
                     }
-                    phase = 1;
-                    return new Syscall(t -> new Mmap(mm, len, true, a -> chunk = a), null);
+                    if (!shape.heap()) {
+                        phase = 1;
+                        return new Syscall(t -> new Mmap(mm, shape.len(), true, a -> buffer = a), null);
+                    }
+                    phase = 2;
+                    return copyWrites();
                 }
                 case 1 -> {
                     phase = 2;
-                    return new Touch(chunk, pages, pages, 1.0, true, null);
+                    return copyWrites();
                 }
                 case 2 -> {
                     phase = 3;
-                    return new Touch(chunk, pages, Math.max(1, searches), 0.0, false, null);
+                    // ... from the chunk's pages ...
+                    return new Touch(shape.source(), pages, pages, 0.0, true, null);
+                }
+                case 3 -> {
+                    phase = 4;
+                    // ... line by line.
+                    return new Spin(shape.copyNs());
+                }
+                case 4 -> {
+                    phase = 5;
+                    return new Touch(buffer, pages, searchReads(pages), 0.0, false, null);
                 }
                 default -> {
                     phase = 0;
@@ -137,8 +231,10 @@ public final class Ebizzy implements Workload {
                     if (guest.engine().now() <= untilNs) {
                         records[1]++;
                     }
-                    long c = chunk;
-                    return new Syscall(t -> new ZapRange(mm, c, c + len, ZapRange.Kind.MUNMAP), null);
+                    long b = buffer;
+                    long end = b + shape.len();
+                    ZapRange.Kind kind = shape.heap() ? ZapRange.Kind.MADV_DONTNEED : ZapRange.Kind.MUNMAP;
+                    return new Syscall(t -> new ZapRange(mm, b, end, kind), null);
                 }
             }
         }

@@ -129,7 +129,7 @@ final class MunmapTestProgram {
     }
 
     /** The set-up's write of one byte of the page at {@code va}: a frame, mapped writable and dirty. */
-    private static void populate(Kernel guest, Mm mm, long va) {
+    static void populate(Kernel guest, Mm mm, long va) {
         int pfn = guest.allocator().alloc(FrameState.DATA);
         guest.pageTables().set(mm.pgd(), va, Pte.make(pfn,
                 Pte.PRESENT | Pte.USER | Pte.ACCESSED | Pte.NX | Pte.RW | Pte.DIRTY));

@@ -265,6 +265,9 @@ public final class HostModel implements VcpuHost {
         v.ready = false;
         v.pleWindowNs = guest.costs().pleWindowNs;
         v.spinGen++;
+        if (v.inSpinLoop) {
+            KvmSpin.leaveSpinLoop(v); // back from the schedule() in its directed yield
+        }
         if (v.cpu == null) {
             return;
         }

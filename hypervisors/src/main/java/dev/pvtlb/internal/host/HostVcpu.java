@@ -36,6 +36,14 @@ public final class HostVcpu {
     long pleWindowNs;
     /** Bumped when the vCPU starts or stops a spin the PLE timer watches; older PLE events do nothing. */
     long spinGen;
+    /**
+     * vcpu->spin_loop.in_spin_loop: inside kvm_vcpu_on_spin(). A vCPU whose directed yield
+     * scheduled it out stays inside until it runs again (yield_to() calls schedule() before
+     * kvm_vcpu_on_spin() returns).
+     */
+    boolean inSpinLoop;
+    /** vcpu->spin_loop.dy_eligible: while in a spin loop, a candidate every second time it is considered. */
+    boolean dyEligible;
     /** Halted, but the host still polls on its pCPU for a wake-up (halt_poll_ns). */
     boolean polling;
     long pollGen;

@@ -18,6 +18,37 @@ package dev.pvtlb.internal.host;
 public record KvmSpin(boolean ple, boolean boost, boolean boostUserMode, boolean haltPoll) {
     /** kvm_vcpu_on_spin() of {@code me}, spinning in kernel mode (yield_to_kernel_mode: csd_lock_wait). */
     void onSpin(HostModel host, HostVcpu me) {
+        me.inSpinLoop = true; // kvm_vcpu_set_in_spin_loop(me, true)
+        if (!yieldOnSpin(host, me) || me.pcpu.current == me) {
+            leaveSpinLoop(me);
+        }
+    }
+
+    /**
+     * The end of kvm_vcpu_on_spin() for {@code me}: out of the loop, and not eligible during
+     * its next one (kvm_vcpu_set_dy_eligible(me, false)). A vCPU its own yield scheduled out
+     * gets there when it runs again.
+     */
+    static void leaveSpinLoop(HostVcpu me) {
+        me.inSpinLoop = false;
+        me.dyEligible = false;
+    }
+
+    /**
+     * kvm_vcpu_eligible_for_directed_yield() (CONFIG_HAVE_KVM_CPU_RELAX_INTERCEPT, which x86
+     * selects): a vCPU that is itself inside kvm_vcpu_on_spin() is a candidate only every second
+     * time it is considered, so two spinning vCPUs do not yield to each other back and forth.
+     */
+    static boolean eligibleForDirectedYield(HostVcpu v) {
+        boolean eligible = !v.inSpinLoop || v.dyEligible;
+        if (v.inSpinLoop) {
+            v.dyEligible = !v.dyEligible;
+        }
+        return eligible;
+    }
+
+    /** The two passes of kvm_vcpu_on_spin() over the VM's vCPUs; true when a yield was made. */
+    private boolean yieldOnSpin(HostModel host, HostVcpu me) {
         HostVcpu[] vcpus = host.vcpusOf(me.vm);
         int last = host.lastBoostedVcpu[me.vm];
         // "We approximate round-robin by starting at the last boosted VCPU": two passes.
@@ -40,12 +71,16 @@ public record KvmSpin(boolean ple, boolean boost, boolean boostUserMode, boolean
                 if (v.preempted && v.cpu.inUserMode() && !(boostUserMode && v.cpu.callFunctionPending())) {
                     continue;
                 }
+                if (!eligibleForDirectedYield(v)) {
+                    continue;
+                }
                 if (host.yieldTo(me, v)) {
                     host.lastBoostedVcpu[me.vm] = i;
-                    return;
+                    return true;
                 }
             }
         }
+        return false;
     }
 
     /** kvm_sched_yield(): KVM_HC_SCHED_YIELD from {@code me} naming {@code target}; false when no yield was made. */
