@@ -131,6 +131,25 @@ public final class HostModel implements VcpuHost {
         }
     }
 
+    /**
+     * Every task of the primary guest and of its co-guests has exited: from then on the host only
+     * lets the primary's vCPUs finish their work, so the run can end. A co-guest whose tasks still
+     * run is scheduled as before: a co-guest vCPU spinning on another one's answer (a flush IPI)
+     * would otherwise spin for ever behind pCPUs that no longer pick its target.
+     */
+    private boolean draining() {
+        if (guest.liveTasks() != 0) {
+            return false;
+        }
+        for (int vm = 1; vm < vmVcpus.length; vm++) {
+            KernelCpu c = vmVcpus[vm][0].cpu;
+            if (c != null && c.kernel().liveTasks() != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** vCPU {@code guestCpu} of the primary guest (VM 0). */
     public HostVcpu vcpu(int guestCpu) {
         return vmVcpus[0][guestCpu];
@@ -215,7 +234,7 @@ public final class HostModel implements VcpuHost {
      */
     private void sliceEnd(Pcpu pc) {
         pc.timerArmed = false;
-        boolean draining = guest.liveTasks() == 0;
+        boolean draining = draining();
         pc.account(engine.now());
         HostVcpu next = pc.nextRunnable(draining);
         HostVcpu prev = pc.current;
@@ -300,7 +319,7 @@ public final class HostModel implements VcpuHost {
             return; // the entry's end looks again
         }
         pc.account(engine.now());
-        HostVcpu next = pc.nextRunnable(guest.liveTasks() == 0);
+        HostVcpu next = pc.nextRunnable(draining());
         if (next == null || (cur != null && next != pc.nextBuddy
                 && (yielding ? !pc.eligible(next) : next.vruntime >= cur.vruntime))) {
             return;
@@ -391,7 +410,7 @@ public final class HostModel implements VcpuHost {
         long min = pc.minVruntime(v);
         // dequeue_entity(): the lag is kept for place_entity(), within one slice either way.
         v.lag = min == Long.MAX_VALUE ? 0 : Math.clamp(min - v.vruntime, -sliceNs, sliceNs);
-        boolean draining = guest.liveTasks() == 0;
+        boolean draining = draining();
         if (kvm != null && kvm.haltPoll() && guest.costs().haltPollNs > 0 && !pc.othersRunnable(v)) {
             // kvm_vcpu_halt(): poll while the vCPU thread is the pCPU's only runnable task.
             v.polling = true;
@@ -418,7 +437,7 @@ public final class HostModel implements VcpuHost {
         Pcpu pc = v.pcpu;
         pc.account(engine.now());
         pc.current = null;
-        HostVcpu next = pc.nextRunnable(guest.liveTasks() == 0);
+        HostVcpu next = pc.nextRunnable(draining());
         if (next != null) {
             voidTimer(pc);
             enter(pc, next);
@@ -458,7 +477,7 @@ public final class HostModel implements VcpuHost {
         if (cur == null) {
             voidTimer(pc);
             enter(pc, v);
-        } else if (cur.vm != 0 && guest.liveTasks() == 0) {
+        } else if (cur.vm != 0 && draining()) {
             // Draining: the guest's last work preempts another VM at once (the armed timer is void).
             voidTimer(pc);
             sliceEnd(pc);

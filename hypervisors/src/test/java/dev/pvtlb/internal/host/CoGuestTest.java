@@ -42,6 +42,20 @@ class CoGuestTest {
         assertEquals(4, same.counters().get("directed_yields"));
     }
 
+    /**
+     * The primary's threads exit first; a co-guest vCPU still spins in csd_lock_wait on a vCPU of
+     * its own VM. The host keeps scheduling the co-guest until its tasks exit too, so the run ends
+     * just after the 20 slices (before, the draining host picked only the primary's vCPUs and the
+     * spinner spun until the 2e9-step budget ran out).
+     */
+    @Test
+    void aCoGuestStillRunningWhenThePrimaryEndsIsScheduledToItsEnd() {
+        RunReport r = Runner.run(Scenario.of("ebizzy").backend("kvm").seed(4).set("vms", "2").set("vcpus", "8")
+                .set("threads", "8").set("pcpus", "8").set("others", "same").set("kvm.pvTlbFlush", "false"));
+        assertEquals(64_334_000, Math.round(r.simulatedS() * 1e9), 1000, "20 slices of 3 ms and the last records' tail");
+        assertEquals(32617, Math.round(r.metrics().get("records_per_s").mean()));
+    }
+
     /** Three VMs, each a kernel of its own on one engine: the same seed gives the same run. */
     @Test
     void coGuestRunsAreDeterministic() {
