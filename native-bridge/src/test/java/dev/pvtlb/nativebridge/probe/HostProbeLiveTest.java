@@ -28,7 +28,13 @@ class HostProbeLiveTest {
         if (detected != null) {
             assertTrue(live.hypervisor().name().startsWith(detected), live.hypervisor().name() + " vs the log's " + detected);
         }
+    }
 
+    /** The machine the this-machine fixture was captured on, when it boots as it was then. */
+    @Test
+    void theCaptureMachineMatchesItsFixture() throws Exception {
+        HostReport live = new HostProbe().probe();
+        String detected = kernelLogHypervisor();
         // The pvtlb build machine, where the this-machine fixture was captured: a PVM guest
         // with 2 vCPUs (dmesg: "Hypervisor detected: PVM", "pvm-pv: remote TLB flushes via
         // PVM_HC_FLUSH_TLB_MULTI"), no /sys/hypervisor, and no CONFIG_DEBUG_TLBFLUSH. Its kernel's
