@@ -114,9 +114,7 @@ public final class Ebizzy implements Workload {
         long len = (long) pages * PhysMem.PAGE_SIZE;
         long source = mm.getUnmappedArea(len);
         mm.insertVma(source, source + len, true, false);
-        for (int p = 0; p < pages; p++) {
-            MunmapTestProgram.populate(guest, mm, source + (long) p * PhysMem.PAGE_SIZE);
-        }
+        SetUpPages.write(guest, mm, source, pages);
         Shape shape = new Shape(mm, source, pages, alloc.equals("heap"), copyNs(guest.costs(), pages));
         Finish finish = new Finish();
         long[] records = new long[2]; // all records; those completed by untilNs
@@ -127,13 +125,14 @@ public final class Ebizzy implements Workload {
             // its first page. ebizzy runs 10 s, so that start is no part of its figure; the model
             // maps the arenas before the threads start, so that its far shorter run does not
             // measure the start either.
-            long heap = 0;
+            long buffer = 0; // with alloc=mmap, each record's mmap gives it
             if (shape.heap()) {
-                heap = mm.getUnmappedArea(len + PhysMem.PAGE_SIZE);
+                long heap = mm.getUnmappedArea(len + PhysMem.PAGE_SIZE);
                 mm.insertVma(heap, heap + len + PhysMem.PAGE_SIZE, true, false);
-                MunmapTestProgram.populate(guest, mm, heap);
+                SetUpPages.write(guest, mm, heap);
+                buffer = heap + PhysMem.PAGE_SIZE;
             }
-            guest.spawn("ebizzy/" + t, mm, t % cpus, finish.track(new Worker(guest, shape, heap, ops, untilNs, records)));
+            guest.spawn("ebizzy/" + t, mm, t % cpus, finish.track(new Worker(guest, shape, buffer, ops, untilNs, records)));
         }
         return () -> {
             Map<String, Metric> m = new LinkedHashMap<>();
@@ -175,10 +174,10 @@ public final class Ebizzy implements Workload {
         private int phase;
         private long buffer;
 
-        /** {@code heap}: with alloc=heap, the thread's arena heap, whose first page holds its malloc_state. */
-        Worker(Kernel guest, Shape shape, long heap, int ops, long untilNs, long[] records) {
+        /** {@code buffer}: with alloc=heap, the copy's place in the thread's arena, after the page of its malloc_state. */
+        Worker(Kernel guest, Shape shape, long buffer, int ops, long untilNs, long[] records) {
             this.guest = guest;
-            this.buffer = heap + PhysMem.PAGE_SIZE;
+            this.buffer = buffer;
             this.shape = shape;
             this.left = ops;
             this.untilNs = untilNs;

@@ -5,10 +5,8 @@ import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.Program;
 import dev.pvtlb.internal.kernel.Task;
 import dev.pvtlb.internal.kernel.ZapRange;
-import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
-import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.model.ModelException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -82,12 +80,10 @@ final class MunmapTestProgram {
         for (int j = 0; j < mappings; j++) {
             small[j] = mm.getUnmappedArea(len);
             mm.insertSharedAnonymousVma(small[j], small[j] + len, true);
-            populate(guest, mm, small[j]);
+            SetUpPages.write(guest, mm, small[j]);
         }
         // "access whole memory, will generate many page faults": one byte written per page.
-        for (int p = 0; p < regionPages; p++) {
-            populate(guest, mm, region + (long) p * PhysMem.PAGE_SIZE);
-        }
+        SetUpPages.write(guest, mm, region, regionPages);
         long settleNs = SETTLE_NS * ops / mappings;
         Run run = new Run(threads, settleNs);
         int cpus = guest.cpus().length;
@@ -126,13 +122,6 @@ final class MunmapTestProgram {
             }
         }
         return best < 0 || load[mainCpu] < load[best] ? mainCpu : best;
-    }
-
-    /** The set-up's write of one byte of the page at {@code va}: a frame, mapped writable and dirty. */
-    static void populate(Kernel guest, Mm mm, long va) {
-        int pfn = guest.allocator().alloc(FrameState.DATA);
-        guest.pageTables().set(mm.pgd(), va, Pte.make(pfn,
-                Pte.PRESENT | Pte.USER | Pte.ACCESSED | Pte.NX | Pte.RW | Pte.DIRTY));
     }
 
     /** The program's shared state: the start flag, the stop time, the readers' pass count. */

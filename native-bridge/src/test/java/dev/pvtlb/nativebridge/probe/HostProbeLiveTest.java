@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -58,17 +59,12 @@ class HostProbeLiveTest {
         assertEquals(captured.remoteFlush(), live.remoteFlush());
     }
 
-    /** The name in the kernel log's "Hypervisor detected: X" line, or null if dmesg has none or cannot be read. */
-    private static String kernelLogHypervisor() throws Exception {
-        Process p;
-        try {
-            p = new ProcessBuilder("dmesg").redirectErrorStream(true).start();
-        } catch (java.io.IOException e) {
-            return null;
-        }
-        String log = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        p.waitFor();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Hypervisor detected: (\\S+)").matcher(log);
-        return m.find() ? m.group(1) : null;
+    /**
+     * The name in the kernel log's "Hypervisor detected: X" line (the first word of X), read as
+     * the probe reads the live log (KernelLog), or null if the log has none or cannot be read.
+     */
+    private static String kernelLogHypervisor() {
+        return KernelLog.read(new HostFiles(Path.of("/")), true).find(Pattern.compile("Hypervisor detected: (\\S+)"))
+                .map(h -> h.match().group(1)).orElse(null);
     }
 }
