@@ -17,6 +17,16 @@ public final class EventQueue {
     private long nextSeq;
 
     public void add(Event e, long time) {
+        add(e, time, nextSeq++);
+    }
+
+    /** A sequence number for an event held outside the heap, to be {@link #add(Event, long, long) added} later in its FIFO place. */
+    long reserveSeq() {
+        return nextSeq++;
+    }
+
+    /** Adds {@code e} with a sequence number from {@link #reserveSeq()}. */
+    void add(Event e, long time, long seq) {
         if (size == times.length) {
             int n = size * 2;
             times = Arrays.copyOf(times, n);
@@ -24,7 +34,6 @@ public final class EventQueue {
             events = Arrays.copyOf(events, n);
         }
         int i = size++;
-        long seq = nextSeq++;
         while (i > 0) {
             int parent = (i - 1) >>> 2;
             if (!less(time, seq, times[parent], seqs[parent])) {

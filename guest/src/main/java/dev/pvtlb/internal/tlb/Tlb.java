@@ -235,7 +235,14 @@ public final class Tlb {
         if (tick == 0) {
             return; // nothing filled or hit since the last clear: already as new
         }
-        Arrays.fill(setData, null);
+        // The sets' arrays stay (the explorer clears before each of tens of thousands of
+        // schedules, and allocating them again was a tenth of gup-fast-vs-free's time); an
+        // empty tag makes every way invalid, whatever its record holds.
+        for (long[] d : setData) {
+            if (d != null) {
+                Arrays.fill(d, 0, ways, EMPTY);
+            }
+        }
         Arrays.fill(epochs, 0);
         tick = 0;
     }

@@ -27,6 +27,35 @@ class EngineTest {
         assertEquals(3, e.steps());
     }
 
+    /**
+     * A step that schedules its own next step before anything else is due (the engine holds that
+     * event outside the heap) still meets every later event in the heap's order: one due at the
+     * same instant is a tie the chooser orders, and one added earlier than it runs first.
+     */
+    @Test
+    void anEventHeldAheadOfTheHeapKeepsTiesAndFifoOrder() {
+        List<ChoicePoint> asked = new ArrayList<>();
+        Engine e = new Engine((p, n) -> {
+            asked.add(p);
+            return n - 1;
+        }, 0);
+        List<String> log = new ArrayList<>();
+        e.at(100, x -> log.add("late@" + x.now()));
+        e.at(0, x -> {
+            log.add("a@" + x.now());
+            x.at(10, y -> log.add("a2@" + y.now())); // held: earlier than 100
+            x.at(10, y -> log.add("b@" + y.now())); // a tie with the held one: FIFO a2, b; the chooser takes b
+            x.at(5, y -> {
+                log.add("c@" + y.now()); // earlier than the held one, added after it: runs first
+                assertEquals(10, y.horizon()); // the next event, in the heap now, is the tie at 10
+            });
+        });
+        e.run(Long.MAX_VALUE, Long.MAX_VALUE);
+        assertEquals(List.of("a@0", "c@5", "b@10", "a2@10", "late@100"), log);
+        assertEquals(List.of(ChoicePoint.ORDER), asked);
+        assertEquals(5, e.steps());
+    }
+
     @Test
     void runStopsAtTheTimeLimitAndResumes() {
         Engine e = new Engine(new SeededChooser(1), 0);

@@ -66,6 +66,29 @@ class TlbTest {
         assertEquals(5, t.pte(t.lookup(20, 0x100)), "a cleared TLB starts its epochs again");
     }
 
+    /** clear() keeps the sets' storage: what the old entries' LRU stamps said must not steer evictions after it. */
+    @Test
+    void aClearedTlbEvictsAsANewOneDoes() {
+        Tlb t = new Tlb(4, 4); // one set
+        for (long v = 0; v < 4; v++) {
+            t.fill(1, v, v, 0);
+        }
+        for (int k = 0; k < 10; k++) {
+            t.lookup(1, 3); // way 3's stamp is far ahead of the others
+        }
+        t.clear();
+        for (long v = 10; v < 14; v++) {
+            t.fill(1, v, v, 0);
+        }
+        assertEquals(4, t.size());
+        t.lookup(1, 10);
+        t.fill(1, 20, 20, 0);
+        assertEquals(-1, t.lookup(1, 11), "vpn 11 was the least recently used since the clear");
+        assertTrue(t.lookup(1, 13) >= 0);
+        assertTrue(t.lookup(1, 20) >= 0);
+        assertEquals(-1, t.lookup(1, 3), "nothing from before the clear");
+    }
+
     @Test
     void aFullSetEvictsItsLeastRecentlyUsedWay() {
         Tlb t = new Tlb(4, 4); // one set
