@@ -17,7 +17,7 @@ public final class BusyNeighbours implements AutoCloseable {
     public BusyNeighbours(NativeOs os, int[] cpus) {
         try {
             for (int cpu : cpus) {
-                NoiseProcess p = new NoiseProcess(cpu, 1, os.name(), "spin");
+                NoiseProcess p = new NoiseProcess(os, cpu, 1, "spin");
                 spinners.add(p);
                 p.flipping(true);
             }

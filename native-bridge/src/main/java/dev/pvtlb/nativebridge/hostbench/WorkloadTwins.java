@@ -119,7 +119,7 @@ public final class WorkloadTwins {
             NoiseProcess[] noise = new NoiseProcess[modes.length];
             try {
                 for (int i = 1; i < modes.length; i++) {
-                    noise[i] = new NoiseProcess(noiseCpu, noisePages, os.name(), modes[i]);
+                    noise[i] = new NoiseProcess(os, noiseCpu, noisePages, modes[i]);
                 }
                 for (int r = 0; r < WARM_UP_ROUNDS; r++) {
                     victim(workset, ops, accesses, r, warmUp); // compiled before any round counts
