@@ -33,7 +33,7 @@ final class NoiseProcess implements AutoCloseable {
         // A child starts with the CPU mask of the thread that starts it, and the JVM's own threads
         // (compilers, GC, VM thread) keep that mask; MprotectLoop pins only its main thread. Started
         // from the bench's initiator, pinned to the victim's CPU, every other thread of the noise's
-        // JVM ran on the victim's CPU: beside the mprotect loop the victim's reads slowed x0.95..x2.7,
+        // JVM ran on the victim's CPU: beside the mprotect loop the victim's reads slowed x0.95..x3.6,
         // and x0.8..x1.0 with them moved to the noise's CPU (taskset -a, 2026-12-02, a KVM guest).
         process = PinnedCrew.callPinned(os, cpu, () -> launch(cmd));
         try {
