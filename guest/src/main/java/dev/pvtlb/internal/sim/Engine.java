@@ -46,9 +46,9 @@ public final class Engine {
      * The next event, held outside the heap while it is strictly earlier than everything in it:
      * a CPU's step mostly schedules the same CPU's next step before anything else is due, and
      * taking it from here skips a heap insertion and removal per step (the heap's operations were
-     * about a third of gup-fast-vs-free's JFR samples). It keeps the FIFO sequence number the heap would have given it, and goes
-     * into the heap with that number when anything is added at or before its time, so the order
-     * of events, ties and ORDER choices is the heap's own.
+     * about a third of gup-fast-vs-free's JFR samples). It keeps the FIFO sequence number the
+     * heap would have given it, and goes into the heap with that number when anything is added
+     * at or before its time, so the order of events, ties and ORDER choices is the heap's own.
      */
     private Event soon;
     private long soonTime;

@@ -238,11 +238,7 @@ public final class Tlb {
         // The sets' arrays stay: the explorer clears before each of tens of thousands of
         // schedules, and allocating them again made gup-fast-vs-free's schedules about a fifth
         // slower. An empty tag makes every way invalid, whatever its record holds.
-        for (long[] d : setData) {
-            if (d != null) {
-                Arrays.fill(d, 0, ways, EMPTY);
-            }
-        }
+        flushAll();
         Arrays.fill(epochs, 0);
         tick = 0;
     }
