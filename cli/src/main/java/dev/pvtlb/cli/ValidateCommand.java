@@ -10,14 +10,13 @@ import dev.pvtlb.report.Json;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,7 +37,7 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every experiment ran (a fail verdict is data, not an error; read the table or --json)",
             "2:bad input (unknown --only id, an output file that cannot be written, --sensitivity with no ranges in the profile, "
-                + "--profile or --threads without --host)",
+                + "--profile, --threads or --rounds without --host)",
             "3:internal error", "4:a run made no progress (the engine's watchdog)"})
 final class ValidateCommand implements Callable<Integer> {
     @Spec
@@ -75,6 +74,11 @@ final class ValidateCommand implements Callable<Integer> {
             + "(default: one per CPU of --cpus)")
     Integer threads;
 
+    @Option(names = "--rounds", paramLabel = "N", description = "with --host: rounds of calibration (unless --profile), "
+            + "host bench and model, each figure the median over them (default " + HostValidation.DEFAULT_ROUNDS + ", at most "
+            + HostValidation.MAX_ROUNDS + ")")
+    Integer rounds;
+
     @Mixin
     HostRunOptions hostRun;
 
@@ -83,8 +87,8 @@ final class ValidateCommand implements Callable<Integer> {
         if (host) {
             return callHost();
         }
-        if (profile != null || threads != null) {
-            throw new ModelException((profile != null ? "--profile" : "--threads") + " goes with --host");
+        if (profile != null || threads != null || rounds != null) {
+            throw new ModelException((profile != null ? "--profile" : threads != null ? "--threads" : "--rounds") + " goes with --host");
         }
         List<ValidationExperiment> experiments = ValidationExperiments.select(List.copyOf(new LinkedHashSet<>(only)));
         ReportFile.check(json, "--json");
@@ -125,7 +129,7 @@ final class ValidateCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** {@code --host}: every check before the first measurement, then calibrate (unless --profile), then the twins. */
+    /** {@code --host}: every check before the first measurement, then rounds of calibration (unless --profile) and twins. */
     private Integer callHost() throws IOException {
         if (!only.isEmpty() || sensitivity) {
             throw new ModelException((sensitivity ? "--sensitivity" : "--only") + " does not go with --host");
@@ -136,35 +140,24 @@ final class ValidateCommand implements Callable<Integer> {
         int[] cpus = hostRun.cpus(os);
         int n = threads != null ? threads : cpus.length;
         HostRunOptions.checkThreads(n);
+        int roundCount = rounds != null ? rounds : HostValidation.DEFAULT_ROUNDS;
+        if (roundCount < 1 || roundCount > HostValidation.MAX_ROUNDS) {
+            throw new ModelException("--rounds " + roundCount + ": give 1.." + HostValidation.MAX_ROUNDS);
+        }
         BenchLimits limits = hostRun.limits();
         if (profile != null) {
             Profile.load(profile);
         }
         HostReport report = new HostProbe().probe();
-        Path calibrated = null;
-        try {
-            String used = profile;
-            Map<String, Double> keys = Map.of();
-            if (used == null) {
-                CalibratedProfile c = CalibrateCommand.calibrate(os, Math.max(1, cpus.length - 1), cpus, limits);
-                calibrated = Files.createTempFile("pvtlb-calibrated-", ".yaml");
-                Files.writeString(calibrated, c.yaml(), StandardCharsets.UTF_8);
-                used = calibrated.toString();
-                keys = c.values();
-            }
-            HostValidation v = HostValidation.run(os, report, cpus, n, used, keys);
-            v.print(spec.commandLine().getOut());
-            if (json != null) {
-                ReportFile.write(json, "--json", Json.write(v.toMap()));
-            }
-            if (html != null) {
-                ReportFile.write(html, "--html", v.toHtml());
-            }
-            return 0;
-        } finally {
-            if (calibrated != null) {
-                Files.deleteIfExists(calibrated);
-            }
+        Supplier<CalibratedProfile> calibrate = () -> CalibrateCommand.calibrate(os, Math.max(1, cpus.length - 1), cpus, limits);
+        HostValidation v = HostValidation.run(os, report, cpus, n, roundCount, profile, calibrate);
+        v.print(spec.commandLine().getOut());
+        if (json != null) {
+            ReportFile.write(json, "--json", Json.write(v.toMap()));
         }
+        if (html != null) {
+            ReportFile.write(html, "--html", v.toHtml());
+        }
+        return 0;
     }
 }

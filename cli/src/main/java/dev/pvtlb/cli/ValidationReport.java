@@ -13,8 +13,15 @@ import java.util.Map;
  * What {@code pvtlb validate} prints and writes: the text table, the JSON document and the HTML
  * page, from the same results. Nothing here reads a clock, so two runs give the same bytes.
  */
-record ValidationReport(List<ValidationResult> results) {
+record ValidationReport(List<ValidationResult> results, String spreadSource) {
     private static final String ROW = "%-19s %-47s %-11s %-11s %-22s %s%n";
+
+    /** Where validate's standard errors come from: the repetitions of each run. */
+    static final String REPETITIONS = "from the spread of its runs' repetitions (RunResults.standardError(); counters carry none)";
+
+    ValidationReport(List<ValidationResult> results) {
+        this(results, REPETITIONS);
+    }
 
     void print(PrintWriter out) {
         out.printf("validate: %d experiment(s) of validation.md, each run with --reps %d --seed %d%n%n",
@@ -42,8 +49,7 @@ record ValidationReport(List<ValidationResult> results) {
                 out.printf("%n%s, %s, emulated (published): %s%n", r.experiment().id(), c.name(), String.join(", ", points));
             }
         }
-        out.printf("%none standard error of each figure, from the spread of its runs' repetitions (RunResults.standardError(); "
-                + "counters carry none):%n");
+        out.printf("%none standard error of each figure, %s:%n", spreadSource);
         for (ValidationResult r : results) {
             for (ValidationResult.Figure f : r.figures()) {
                 out.printf("%-19s %-47s %s%n", r.experiment().id(), f.figure().name(), f.figure().unit().formatSpread(f.standardError()));

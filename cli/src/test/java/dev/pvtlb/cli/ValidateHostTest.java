@@ -23,7 +23,7 @@ class ValidateHostTest {
         Path json = dir.resolve("h.json");
         Path html = dir.resolve("h.html");
         MainTest.Result r = MainTest.pvtlb("validate", "--host", "--profile", "x86-skylake", "--cpus", "0", "--threads", "1",
-                "--json", json.toString(), "--html", html.toString());
+                "--rounds", "2", "--json", json.toString(), "--html", html.toString());
         assertEquals(0, r.code(), r.err());
         String page = Files.readString(html);
         assertTrue(page.contains("<h1>pvtlb validate --host</h1>") && page.contains("<h2>host-tlb-flush2 "), page);
@@ -42,9 +42,26 @@ class ValidateHostTest {
         assertTrue(emulated.find(), tf2);
         assertEquals(Json.number(1e9 / loops), Json.number(Double.parseDouble(emulated.group(1))), tf2);
         assertTrue(j.contains("\"band_percent\": 25"), j);
+        assertTrue(j.contains("\"rounds\": 2"), j);
+        // Each figure says what every round measured and predicted: two host / emulated pairs,
+        // the emulated one the same in both (a given profile, a deterministic model).
+        Matcher pairs = Pattern.compile("median over 2 round\\(s\\), host / emulated each round: [0-9.]+ ns / ([0-9.]+) ns, "
+                + "[0-9.]+ ns / ([0-9.]+) ns; last round: ").matcher(tf2);
+        assertTrue(pairs.find(), tf2);
+        assertEquals(pairs.group(1), pairs.group(2), tf2);
+        assertTrue(out.contains("one standard error of each figure, from the emulated figure's spread over the rounds:"), out);
         for (String v : Pattern.compile("\"verdict\": \"([^\"]+)\"").matcher(j).results().map(m -> m.group(1)).toList()) {
             assertTrue(v.equals("pass") || v.equals("fail"), v);
         }
+    }
+
+    @Test
+    void theFiguresAreMediansOverTheRoundsAndTheSpreadIsTheRoundsStandardError() {
+        assertEquals(2.0, HostValidation.median(new double[] {3, 1, 2}));
+        assertEquals(2.5, HostValidation.median(new double[] {4, 1, 3, 2}));
+        // Sample stdev of {1, 2, 3} is 1; over sqrt(3) rounds.
+        assertEquals(1 / Math.sqrt(3), HostValidation.standardError(new double[] {1, 2, 3}), 1e-12);
+        assertTrue(Double.isNaN(HostValidation.standardError(new double[] {5})), "one round has no spread");
     }
 
     private static String field(String json, String name) {
@@ -61,7 +78,10 @@ class ValidateHostTest {
         "validate --host --sensitivity",
         "validate --host --threads 0",
         "validate --host --profile /nonexistent/p.yaml",
-        "validate --host --cpus 99"
+        "validate --host --cpus 99",
+        "validate --rounds 2",
+        "validate --host --rounds 0",
+        "validate --host --rounds 26"
     })
     void badInputIsExitTwoInOneLineBeforeAnyMeasurement(String line) {
         MainTest.assertRefusedInOneLine(line);
