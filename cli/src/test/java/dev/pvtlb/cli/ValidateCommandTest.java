@@ -26,7 +26,7 @@ class ValidateCommandTest {
         Path j = dir.resolve("s.json");
         MainTest.Result r = MainTest.pvtlb("validate", "--only", "arm64-noise", "--sensitivity", "--quiet", "--json", j.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("sensitivity: 28 ASSUMED figures, each at the low and the high end of its range (csd.run.ns 10..60, "),
+        assertTrue(r.out().contains("sensitivity: 30 ASSUMED figures, each at the low and the high end of its range (csd.run.ns 10..60, "),
                 r.out());
         assertTrue(r.out().contains("arm64-noise         victim time with noise / alone, broadcast TLBI  x1.09       "
                 + "x1.03 .. x1.36            holds at every end"), r.out());
@@ -36,8 +36,8 @@ class ValidateCommandTest {
         assertTrue(r.out().endsWith("reproduced (pass, and direction at both ends of every range): arm64-noise not reproduced\n"),
                 r.out());
         String json = Files.readString(j);
-        assertTrue(json.contains("\"ends\": 56,\n"), json);
-        assertTrue(json.contains("\"ends_direction_holds\": 56,\n"), json);
+        assertTrue(json.contains("\"ends\": 60,\n"), json);
+        assertTrue(json.contains("\"ends_direction_holds\": 60,\n"), json);
         assertTrue(json.contains("\"tlbi.sync.ns\": {"), json);
     }
 

@@ -86,6 +86,14 @@ public final class GuestKnobs {
                     + "and is woken with a reschedule IPI (docs/scenarios.md, mmap_lock)",
             "off", "rwsem");
 
+    public static final KnobSpec PAGE_LOCKS = KnobSpec.choice("pageLocks", "off",
+            "the page allocator's and the LRU's node locks, as Linux 5.2 takes them for anonymous memory: off = none (the model "
+                    + "so far); on = a fault refills its CPU's free list under zone->lock every page.pcp.batch pages and adds "
+                    + "pages to the LRU under lru_lock every page.pagevec pages, an unmap's freed pages come off the LRU under "
+                    + "lru_lock and go back to the buddy lists under zone->lock past page.pcp.high; queued spinlocks with IRQs "
+                    + "off, whose waiters halt and are kicked with paravirtual spinlocks (kvm.pvSpinlock)",
+            "off", "on");
+
     public static final KnobSpec HOST_SCHEDULER = KnobSpec.choice("host.scheduler", "eevdf",
             "the host's fair scheduler, for a virtualized backend: eevdf = Linux 6.6+ (a woken vCPU keeps its lag and waits "
                     + "while it is not eligible); cfs = up to 6.5, the hosts of the 2019 measurements (a vCPU woken from HLT is "
@@ -103,7 +111,7 @@ public final class GuestKnobs {
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
             NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
-            MM_CPUMASK, RCU, MMAP_LOCK, HOST_SCHEDULER, KERNEL, INJECT);
+            MM_CPUMASK, RCU, MMAP_LOCK, PAGE_LOCKS, HOST_SCHEDULER, KERNEL, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -139,6 +147,8 @@ public final class GuestKnobs {
     public final InjectedBug bug;
     /** mmapLock=rwsem: system calls and faults of a task take its mm's mmap_lock. */
     public final boolean mmapLock;
+    /** pageLocks=on: faults and frees take the node's zone->lock and lru_lock (PageLists). */
+    public final boolean pageLocks;
     /** host.scheduler=cfs: the host places and preempts as CFS did before EEVDF. */
     public final boolean hostCfs;
 
@@ -149,6 +159,7 @@ public final class GuestKnobs {
         preemptRcu = k.get(RCU.name()).equals("preempt");
         mmapLock = k.get(MMAP_LOCK.name()).equals("rwsem");
         hostCfs = k.get(HOST_SCHEDULER.name()).equals("cfs");
+        pageLocks = k.get(PAGE_LOCKS.name()).equals("on");
         String cpumask = k.get(MM_CPUMASK.name());
         mmCpumaskLazy = !cpumask.equals("clear-on-switch");
         mmCpumaskTrim = cpumask.equals("lazy-trim");

@@ -197,6 +197,9 @@ public enum KernelRelease {
         m.put("smt.flushDropsSibling", "what the hardware does with a sibling's PCIDs, not the kernel");
         m.put("rcu", "CONFIG_PREEMPT_RCU is kernel configuration, available in every release");
         m.put("mmapLock", "a switch of the model's fidelity: every release takes mmap_lock");
+        m.put("pageLocks", "a switch of the model's fidelity: every release takes the zone and LRU locks");
+        m.put("kvm.pvSpinlock", "a guest feature (KVM_FEATURE_PV_UNHALT) in every release here since 3.12; the guest leaves "
+                + "it off only on dedicated pCPUs (KVM_HINTS_REALTIME)");
         m.put("tableBatch", "whether the batch page allocation fails is memory pressure, not design; every release here has "
                 + "d86564a2f085, so under failure it is fail-invalidate");
         m.put("kvm.ple", "a host module parameter (kvm_intel.ple_gap), on by default in every release here");

@@ -16,4 +16,12 @@ public interface VcpuHost {
      * smp_call_function_many_cond): what a pause-loop exit can catch. Bare metal ignores it.
      */
     default void spinning(Cpu vcpu) {}
+
+    /**
+     * Whether the guest's spinlock waiters halt after spinning a while and are kicked by the
+     * unlocker (paravirtual spinlocks: pv_wait/pv_kick). Bare metal and hosts without them: no.
+     */
+    default boolean pvSpinlock() {
+        return false;
+    }
 }

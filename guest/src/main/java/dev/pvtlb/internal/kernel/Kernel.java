@@ -85,6 +85,8 @@ public final class Kernel implements AutoCloseable, BackendContext {
     private Object backendOps;
     private IpiDelivery ipiDelivery = new BareMetalIpi();
     private VcpuHost vcpuHost;
+    /** Each socket's page locks (pageLocks=on), null until first used. */
+    private PageLists[] pageLists;
     private boolean mmCpumaskTracked = true;
     private FlushChecker checker;
     private long nextCtxId = 1;
@@ -212,6 +214,13 @@ public final class Kernel implements AutoCloseable, BackendContext {
         hazards.listener(null);
         stepLog = null;
         rcu.reset();
+        if (pageLists != null) {
+            for (PageLists p : pageLists) {
+                if (p != null) {
+                    p.reset();
+                }
+            }
+        }
         mms.clear();
         tasks.clear();
         liveTasks = 0;
@@ -571,6 +580,20 @@ public final class Kernel implements AutoCloseable, BackendContext {
     /** The host model the vCPUs run on, or null on bare metal. */
     public VcpuHost vcpuHost() {
         return vcpuHost;
+    }
+
+    /** Whether spinlock waiters halt and are kicked (pv_ops.lock patched: kvm_spinlock_init()). */
+    public boolean pvSpinlock() {
+        return vcpuHost != null && vcpuHost.pvSpinlock();
+    }
+
+    /** The page locks of {@code cpu}'s node (pageLocks=on), one set per socket, made at first use. */
+    PageLists pageLists(KernelCpu cpu) {
+        if (pageLists == null) {
+            pageLists = new PageLists[topology.sockets()];
+        }
+        PageLists p = pageLists[cpu.socket()];
+        return p != null ? p : (pageLists[cpu.socket()] = new PageLists());
     }
 
 

@@ -73,6 +73,12 @@ public final class KernelCpu implements Cpu, Event {
     // Scheduling.
     private Task current;
     public final ArrayDeque<Task> runQueue = new ArrayDeque<>();
+    /** Waiting for a queued spinlock in its spin loop (see {@link #isSpinning()}). */
+    private boolean lockSpinning;
+    /** Free pages on this CPU's per-CPU list (struct per_cpu_pages count), with pageLocks=on. */
+    int pcpPages;
+    /** Pages in this CPU's LRU-add page vector (lru_add_pvec), with pageLocks=on. */
+    int lruPagevec;
     private boolean online = true;
     private boolean extendedQs;
 
@@ -486,9 +492,17 @@ public final class KernelCpu implements Cpu, Event {
         }
     }
 
-    /** Spinning with IRQs on until other CPUs ran a call (csd_lock_wait): a PAUSE loop on x86. */
+    /**
+     * Spinning in a PAUSE loop: with IRQs on until other CPUs ran a call (csd_lock_wait), or on a
+     * queued spinlock (SpinLockedSection). What a pause-loop exit catches.
+     */
     public boolean isSpinning() {
-        return blocked && blockedCategory == TimeCategory.IPI_WAIT;
+        return blocked && (blockedCategory == TimeCategory.IPI_WAIT || lockSpinning);
+    }
+
+    /** Set while this CPU waits for a queued spinlock in its spin loop (not once it halts in pv_wait). */
+    void lockSpinning(boolean on) {
+        lockSpinning = on;
     }
 
     /** Running a task's user code (a vCPU preempted here was not preempted in kernel mode). */
@@ -583,7 +597,7 @@ public final class KernelCpu implements Cpu, Event {
             blockedCategory = p.category();
             if (blockedCategory == TimeCategory.IDLE) {
                 halted();
-            } else if (blockedCategory == TimeCategory.IPI_WAIT && guest.vcpuHost() != null) {
+            } else if (isSpinning() && guest.vcpuHost() != null) {
                 guest.vcpuHost().spinning(this);
             }
             return;
@@ -696,6 +710,9 @@ public final class KernelCpu implements Cpu, Event {
         parked = false;
         stepsToPreemption = 0;
         stepPreemption = null;
+        lockSpinning = false;
+        pcpPages = 0;
+        lruPagevec = 0;
     }
 
     /** This CPU and its stack of kernel paths, innermost last ("cpu3 in do_idle > user:t3 > handle_mm_fault"). */

@@ -63,7 +63,11 @@ public final class PageFault extends InternalPath {
         int idx = Level.PTE.index(va);
         long pte = table == 0 ? 0 : g.mem().readWord(table, idx);
         long flags = Pte.PRESENT | Pte.USER | Pte.ACCESSED | Pte.NX | (vma.writable() ? Pte.RW : 0) | (write ? Pte.DIRTY : 0);
-        long written = Pte.present(pte) ? pte | flags : Pte.make(g.allocator().alloc(FrameState.DATA), flags);
+        boolean newPage = !Pte.present(pte);
+        if (newPage && g.knobs().pageLocks && PageLists.refillFirst(cpu)) {
+            return 0; // rmqueue_bulk() first; this step runs again after it
+        }
+        long written = newPage ? Pte.make(g.allocator().alloc(FrameState.DATA), flags) : pte | flags;
         if (table != 0) {
             g.mem().writeWord(table, idx, written);
         } else {
@@ -79,6 +83,9 @@ public final class PageFault extends InternalPath {
             pc = 1;
         } else {
             cpu.ret();
+        }
+        if (newPage && g.knobs().pageLocks) {
+            PageLists.tookAndAdded(cpu); // lru_cache_add(), before the fault returns
         }
         return g.costs().faultNs;
     }

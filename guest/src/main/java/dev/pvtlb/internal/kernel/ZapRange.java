@@ -116,31 +116,15 @@ public final class ZapRange extends InternalPath {
                     // Returning without a flush of its own: the range must already be clean.
                     g.hazardDetector().checkRangeClean(cpu, mm, start, end, name());
                 }
-                int[] tables = gather.tables();
-                if (tables.length == 0) {
-                    cpu.ret();
+                if (g.knobs().pageLocks && pages.length > 0) {
+                    pc = 12;
+                    cpu.call(new ReleasePages(pages.length)); // its locks, then the tables below
                     return cost;
                 }
-                TableFreePolicy policy = g.pvOps().tableFreePolicy();
-                switch (policy) {
-                    case IMMEDIATE -> {
-                        freeTables(g, tables);
-                        cpu.ret();
-                    }
-                    case RCU -> {
-                        g.rcu().callRcu(() -> freeTables(g, tables));
-                        cpu.ret();
-                    }
-                    case IPI_SYNC -> {
-                        // tlb_remove_table_sync_one(): IPI every other CPU and wait, so no
-                        // IRQs-off walker (gup_fast) can still be inside the tables.
-                        CpuMask all = new CpuMask(g.cpus().length);
-                        all.setAll();
-                        pc = 2;
-                        cpu.call(new SmpCallFunctionMany("tlb_remove_table_sync_one", all, t -> 0, null, false));
-                    }
-                }
-                return cost;
+                return cost + freeTablesAfterPages(cpu, g);
+            }
+            case 12 -> {
+                return freeTablesAfterPages(cpu, g);
             }
             default -> {
                 freeTables(g, gather.tables());
@@ -148,6 +132,35 @@ public final class ZapRange extends InternalPath {
                 return 0;
             }
         }
+    }
+
+    /** The rest of tlb_flush_mmu_free() once the data pages are freed: the page tables, by the table-free policy. */
+    private long freeTablesAfterPages(KernelCpu cpu, Kernel g) {
+        int[] tables = gather.tables();
+        if (tables.length == 0) {
+            cpu.ret();
+            return 0;
+        }
+        TableFreePolicy policy = g.pvOps().tableFreePolicy();
+        switch (policy) {
+            case IMMEDIATE -> {
+                freeTables(g, tables);
+                cpu.ret();
+            }
+            case RCU -> {
+                g.rcu().callRcu(() -> freeTables(g, tables));
+                cpu.ret();
+            }
+            case IPI_SYNC -> {
+                // tlb_remove_table_sync_one(): IPI every other CPU and wait, so no
+                // IRQs-off walker (gup_fast) can still be inside the tables.
+                CpuMask all = new CpuMask(g.cpus().length);
+                all.setAll();
+                pc = 2;
+                cpu.call(new SmpCallFunctionMany("tlb_remove_table_sync_one", all, t -> 0, null, false));
+            }
+        }
+        return 0;
     }
 
     /** tlb_finish_mmu(): start the flush of what was gathered (or of a nested zap's range). */

@@ -47,6 +47,12 @@ public final class Costs {
     public final long vmaOpNs;
     /** shmem.release.ns: the last fput() of a MAP_SHARED|MAP_ANONYMOUS mapping's shmem file. */
     public final long shmemReleaseNs;
+    public final int pcpBatch;
+    public final int pcpHigh;
+    public final int pagevecSize;
+    public final int releaseBatch;
+    public final long zoneLockPageNs;
+    public final long lruLockPageNs;
     public final long contextSwitchNs;
     public final long idleEnterNs;
     public final long vmexitNs;
@@ -103,6 +109,12 @@ public final class Costs {
         pteOpNs = p.ns("pte.op.ns");
         vmaOpNs = p.ns("vma.op.ns");
         shmemReleaseNs = p.ns("shmem.release.ns");
+        pcpBatch = Math.max(1, p.integer("page.pcp.batch"));
+        pcpHigh = Math.max(pcpBatch, p.integer("page.pcp.high"));
+        pagevecSize = Math.max(1, p.integer("page.pagevec"));
+        releaseBatch = Math.max(1, p.integer("page.release.batch"));
+        zoneLockPageNs = p.ns("page.zone_lock.page.ns");
+        lruLockPageNs = p.ns("page.lru_lock.page.ns");
         contextSwitchNs = p.ns("context_switch.ns");
         idleEnterNs = p.ns("idle.enter.ns");
         vmexitNs = p.ns("vmexit.ns");

@@ -53,6 +53,9 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
     static final KnobSpec HALT_POLL = KnobSpec.bool("kvm.haltPoll", true,
             "halt polling: a halted vCPU that is its pCPU's only runnable task is polled for host.halt_poll.ns "
                     + "before it is scheduled out (kvm_vcpu_halt())");
+    static final KnobSpec PV_SPINLOCK = KnobSpec.bool("kvm.pvSpinlock", true,
+            "KVM_FEATURE_PV_UNHALT: paravirtual spinlocks (kvm_spinlock_init()): a waiter that has spun SPIN_THRESHOLD turns "
+                    + "halts (kvm_wait) and the unlocker kicks it awake with KVM_HC_KICK_CPU; false: waiters only spin");
     static final byte KVM_VCPU_PREEMPTED = 1;
     static final byte KVM_VCPU_FLUSH_TLB = 2;
 
@@ -72,7 +75,7 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
         this.preempted = new byte[guest.cpus().length];
         this.pvSchedYield = k.bool(PV_SCHED_YIELD.name());
         this.host = HostModel.attach(guest, this, new KvmSpin(k.bool(PLE.name()), k.bool(BOOST.name()),
-                k.bool(BOOST_USER_MODE.name()), k.bool(HALT_POLL.name())));
+                k.bool(BOOST_USER_MODE.name()), k.bool(HALT_POLL.name()), k.bool(PV_SPINLOCK.name())));
     }
 
     /**
@@ -160,7 +163,7 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
     public static final class Provider extends BackendProvider {
         public Provider() {
             super("kvm", "KVM guest: IPIs, except preempted vCPUs get KVM_VCPU_FLUSH_TLB in steal time, flushed at next entry", true,
-                    PV_TLB_FLUSH, HOST_CLEAR, PLE, BOOST, BOOST_USER_MODE, PV_SCHED_YIELD, HALT_POLL);
+                    PV_TLB_FLUSH, HOST_CLEAR, PLE, BOOST, BOOST_USER_MODE, PV_SCHED_YIELD, HALT_POLL, PV_SPINLOCK);
         }
 
         @Override

@@ -355,6 +355,11 @@ public final class HostModel implements VcpuHost {
 
     // ------------------------------------------------------------------ spinning: KVM's PLE
 
+    @Override
+    public boolean pvSpinlock() {
+        return kvm != null && kvm.pvSpinlock();
+    }
+
     /** A guest vCPU started to spin: with PLE, it exits after its PLE window unless the wait ends first. */
     @Override
     public void spinning(Cpu view) {

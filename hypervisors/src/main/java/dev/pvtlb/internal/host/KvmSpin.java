@@ -14,8 +14,9 @@ package dev.pvtlb.internal.host;
  *     pending for it (kvm_arch_dy_has_pending_interrupt(), commit 52acd22faa1a, "KVM: Boost vCPU
  *     candidate in user mode which is delivering interrupt", 5.13); before, never
  * @param haltPoll kvm_vcpu_halt() polls halt_poll_ns before scheduling a halted vCPU out
+ * @param pvSpinlock the guest's spinlock waiters halt and are kicked (KVM_FEATURE_PV_UNHALT)
  */
-public record KvmSpin(boolean ple, boolean boost, boolean boostUserMode, boolean haltPoll) {
+public record KvmSpin(boolean ple, boolean boost, boolean boostUserMode, boolean haltPoll, boolean pvSpinlock) {
     /** kvm_vcpu_on_spin() of {@code me}, spinning in kernel mode (yield_to_kernel_mode: csd_lock_wait). */
     void onSpin(HostModel host, HostVcpu me) {
         me.inSpinLoop = true; // kvm_vcpu_set_in_spin_loop(me, true)

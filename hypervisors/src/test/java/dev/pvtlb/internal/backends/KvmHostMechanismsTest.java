@@ -151,4 +151,41 @@ class KvmHostMechanismsTest {
         assertTrue(stolen0 + stolen1 >= 30_000_000, "one pCPU for 60 ms of work: " + (stolen0 + stolen1));
         assertTrue(s.count(Counter.VCPU_PREEMPTIONS) >= 60_000_000 / 4_500_000 - 1, "a switch per slice at least");
     }
+
+    /**
+     * vCPU 0 holds a spinlock for 3 ms; vCPU 1 (a pCPU of its own) asks for it 1 us in. Returns
+     * {when vCPU 1 had it after vCPU 0's unlock, vCPU 1's halted time, hypercalls, PLE exits}.
+     */
+    private static long[] lockWaiter(String pvSpinlock) {
+        GuestConfig cfg = GuestConfig.builder().cpus(2).seed(11).backend("kvm").pcpus(2).knob("kvm.pvSpinlock", pvSpinlock).build();
+        Scripted s = new Scripted(cfg);
+        dev.pvtlb.internal.kernel.QueuedSpinLock lock = new dev.pvtlb.internal.kernel.QueuedSpinLock("test_lock");
+        long[] held = new long[2];
+        for (int c = 0; c < 2; c++) {
+            long hold = c == 0 ? 3_000_000 : 10_000;
+            s.spawn(c, new Spin(c * 1_000 + 1), new dev.pvtlb.internal.workload.Syscall(t -> new dev.pvtlb.internal.kernel.SpinLockedSection(
+                    "test_lock", lock, hold, () -> held[t.cpu().id()] = t.cpu().kernel().engine().now()), null));
+        }
+        s.run();
+        return new long[] {held[1] - (held[0] + 3_000_000), s.guest.cpuTime().get(1, TimeCategory.IDLE),
+            s.count(Counter.HYPERCALLS), s.count(Counter.PLE_EXITS)};
+    }
+
+    @Test
+    void aSpinlockWaiterHaltsAfterTheSpinThresholdAndTheUnlockerKicksIt() {
+        long[] pv = lockWaiter("true");
+        // SPIN_THRESHOLD (2^15) turns of 50 ns: vCPU 1 halts 1638.4 us into its wait, past halt
+        // polling (200 us) is scheduled out, and the unlock kicks it (one KVM_HC_KICK_CPU): it has
+        // the lock a VM entry (600 ns) and a line transfer (20 ns) after the unlock.
+        assertEquals(620, pv[0]);
+        assertEquals(1, pv[2], "the kick");
+        assertTrue(pv[1] >= 3_000_000 - 1_638_400 - 1_001 - 205 && pv[1] <= 3_000_000 - 1_638_400 + 600, "halted " + pv[1] + " ns");
+        // Spinning until then, it took pause-loop exits at windows of 1365 ns doubling: 10 in 1.4 ms.
+        assertEquals(10, pv[3]);
+        long[] spin = lockWaiter("false");
+        assertEquals(40, spin[0], "a spinning waiter has it at once: behind the unlock's write, 20 + 20 ns");
+        assertEquals(0, spin[2], "no kick");
+        assertTrue(spin[1] < 1_000, "never halted: " + spin[1] + " ns idle");
+        assertEquals(11, spin[3], "pause-loop exits for the whole 3 ms");
+    }
 }

@@ -1,0 +1,52 @@
+package dev.pvtlb.internal.kernel;
+
+import dev.pvtlb.internal.profile.Costs;
+
+/**
+ * One NUMA node's (socket's) page locks, with pageLocks=on, as Linux 5.2 takes them for
+ * anonymous memory: {@code zone->lock}, which a CPU takes to refill its per-CPU free list
+ * (rmqueue_bulk(), from __rmqueue_pcplist() when the list is empty) and to give a batch back
+ * (free_pcppages_bulk(), from free_unref_page_commit() when the list reaches pcp->high), and
+ * {@code pgdat->lru_lock}, taken to add a full page vector to the LRU (__pagevec_lru_add()) and to
+ * take freed pages off it (release_pages(), every SWAP_CLUSTER_MAX pages). All are taken with
+ * IRQs off. The per-CPU counts live on the CPU ({@link KernelCpu#pcpPages},
+ * {@link KernelCpu#lruPagevec}); the lists' contents are not modelled, only how often the locks
+ * are taken and for how long ({@link Costs#pcpBatch} and the per-page hold times).
+ */
+final class PageLists {
+    final QueuedSpinLock zone = new QueuedSpinLock("zone->lock");
+    final QueuedSpinLock lru = new QueuedSpinLock("lru_lock");
+
+    /**
+     * Before a fault takes a page from {@code cpu}'s list: when the list is empty, pushes the
+     * refill (rmqueue_bulk()) and returns true, and the fault's step runs again after it.
+     */
+    static boolean refillFirst(KernelCpu cpu) {
+        if (cpu.pcpPages > 0) {
+            return false;
+        }
+        Costs c = cpu.kernel().costs();
+        PageLists node = cpu.kernel().pageLists(cpu);
+        cpu.call(new SpinLockedSection("rmqueue_bulk", node.zone, c.pcpBatch * c.zoneLockPageNs,
+                () -> cpu.pcpPages += c.pcpBatch));
+        return true;
+    }
+
+    /** A fault took a page from {@code cpu}'s list and mapped it: lru_cache_add(), which drains a full vector. */
+    static void tookAndAdded(KernelCpu cpu) {
+        cpu.pcpPages--;
+        if (++cpu.lruPagevec < cpu.kernel().costs().pagevecSize) {
+            return;
+        }
+        cpu.lruPagevec = 0;
+        Costs c = cpu.kernel().costs();
+        cpu.call(new SpinLockedSection("__pagevec_lru_add", cpu.kernel().pageLists(cpu).lru,
+                c.pagevecSize * c.lruLockPageNs, () -> {}));
+    }
+
+    /** For a new run on the same guest. */
+    void reset() {
+        zone.reset();
+        lru.reset();
+    }
+}

@@ -1,0 +1,148 @@
+package dev.pvtlb.internal.kernel;
+
+import dev.pvtlb.stats.TimeCategory;
+
+/**
+ * A critical section under a {@link QueuedSpinLock} taken with IRQs off (spin_lock_irqsave(), as
+ * the page allocator's zone lock and the LRU lock are): lock, hold for a fixed time, unlock.
+ *
+ * <p>A CPU that finds the lock taken queues and spins with IRQs off, so a flush IPI sent to it
+ * waits until it has had the lock; on a host its PAUSE loop is what a pause-loop exit catches.
+ * With paravirtual spinlocks (kvm_spinlock_init(): pv_wait = kvm_wait, pv_kick = kvm_kick_cpu,
+ * arch/x86/kernel/kvm.c; kernel/locking/qspinlock_paravirt.h) a waiter spins at most
+ * {@link #SPIN_THRESHOLD} turns, a queued one fewer when the waiter before it has halted
+ * (pv_wait_early(), looked at every {@link #PREV_CHECK} turns), then halts (kvm_wait(): HLT with
+ * IRQs off, so only the kick wakes it). The unlocker kicks a halted queue head with
+ * KVM_HC_KICK_CPU and the host wakes its vCPU (kvm_pv_kick_cpu_op() -> kvm_vcpu_kick()); the head
+ * then takes the lock if nobody took it meanwhile, and spins and waits again if somebody did. The
+ * spin's turns are counted in virtual time, descheduled time included.
+ */
+public final class SpinLockedSection extends InternalPath {
+    /** qspinlock_paravirt.h's SPIN_THRESHOLD: turns of the spin loop before pv_wait(). */
+    static final long SPIN_THRESHOLD = 1L << 15;
+    /** PV_PREV_CHECK_MASK + 1: a queued waiter looks at its predecessor's state every this many turns. */
+    static final long PREV_CHECK = 0x100;
+
+    private final String name;
+    private final QueuedSpinLock lock;
+    private final long holdNs;
+    private final Runnable held;
+    /** Halted in pv_wait(): the step's category is then IDLE, which halts the vCPU. */
+    private boolean halting;
+    /** Which spin the threshold timer belongs to. */
+    private long spinGen;
+    /** When the spin reaches SPIN_THRESHOLD turns. */
+    private long spinUntil;
+
+    /** {@code held} runs once the lock is taken (the section's effect); the section lasts {@code holdNs}. */
+    public SpinLockedSection(String name, QueuedSpinLock lock, long holdNs, Runnable held) {
+        this.name = name;
+        this.lock = lock;
+        this.holdNs = holdNs;
+        this.held = held;
+    }
+
+    @Override
+    public long step(KernelCpu cpu) {
+        Kernel g = cpu.kernel();
+        long now = g.engine().now();
+        boolean pv = g.pvSpinlock();
+        switch (pc) {
+            case 0 -> {
+                cpu.irqDisable();
+                long cost = cpu.writeLine(lock.line(), now); // the lock word's cmpxchg
+                if (lock.acquire(cpu, pv)) {
+                    pc = 2;
+                    return cost;
+                }
+                pc = 1;
+                return spin(cpu);
+            }
+            case 1 -> {
+                if (halting) {
+                    // Running again after pv_wait(): kicked (with IRQs off nothing else wakes it).
+                    halting = false;
+                    lock.resumed(cpu);
+                    return lock.acquire(cpu, pv) ? granted(cpu, now) : spin(cpu);
+                }
+                if (lock.holder() == cpu || (pv && lock.holder() == null && lock.acquire(cpu, true))) {
+                    return granted(cpu, now); // handed over, or taken past a halted head
+                }
+                KernelCpu prev = lock.predecessor(cpu);
+                if (pv && (now >= spinUntil || (prev != null && lock.isHalted(prev)))) {
+                    return pvWait(cpu, now);
+                }
+                return BLOCK; // woken for something else (a pause-loop exit's host work): the spin goes on
+            }
+            case 2 -> {
+                held.run();
+                pc = 3;
+                return holdNs;
+            }
+            default -> {
+                long cost = cpu.writeLine(lock.line(), now);
+                KernelCpu next = lock.release(cpu);
+                if (next != null) {
+                    if (lock.isHalted(next)) {
+                        // pv_kick(): KVM_HC_KICK_CPU, a hypercall of the unlocker.
+                        g.vmstat().inc(dev.pvtlb.stats.Counter.HYPERCALLS);
+                        cost += g.costs().hypercallNs;
+                    }
+                    next.wake();
+                }
+                cpu.irqEnable();
+                cpu.ret();
+                return cost;
+            }
+        }
+    }
+
+    /** The lock is this CPU's: its word comes over from the last writer's cache. */
+    private long granted(KernelCpu cpu, long now) {
+        cpu.lockSpinning(false);
+        pc = 2;
+        return cpu.writeLine(lock.line(), now);
+    }
+
+    /** Starts a spin; with paravirtual spinlocks, a timer ends it at the threshold. */
+    private long spin(KernelCpu cpu) {
+        cpu.lockSpinning(true);
+        Kernel g = cpu.kernel();
+        if (g.pvSpinlock()) {
+            long gen = ++spinGen;
+            spinUntil = g.engine().now() + SPIN_THRESHOLD * MmapLocking.PAUSE_NS;
+            g.engine().at(spinUntil, e -> {
+                if (spinGen == gen && pc == 1 && !halting && lock.holder() != cpu) {
+                    cpu.wake();
+                }
+            });
+        }
+        return BLOCK;
+    }
+
+    /** pv_wait(): halt until kicked; the waiter behind notices at its next look and halts too. */
+    private long pvWait(KernelCpu cpu, long now) {
+        halting = true;
+        cpu.lockSpinning(false);
+        lock.halting(cpu);
+        KernelCpu next = lock.successor(cpu);
+        if (next != null) {
+            cpu.kernel().engine().at(now + PREV_CHECK * MmapLocking.PAUSE_NS, e -> {
+                if (lock.predecessor(next) == cpu && lock.isHalted(cpu)) {
+                    next.wake();
+                }
+            });
+        }
+        return BLOCK;
+    }
+
+    @Override
+    public TimeCategory category() {
+        return halting ? TimeCategory.IDLE : TimeCategory.KERNEL;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+}
