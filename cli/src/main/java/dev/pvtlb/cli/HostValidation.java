@@ -69,7 +69,9 @@ final class HostValidation {
                               Supplier<CalibratedProfile> calibrate) throws IOException {
         HostValidation v = new HostValidation(host, DetectedBackend.of(host.remoteFlush().method()),
                 profile != null ? profile : "calibrated each round", rounds);
-        List<WorkloadTwin> twins = WorkloadTwin.NAMES.stream().map(n -> WorkloadTwin.of(n, threads)).toList();
+        // madvise-touch's readers spin on CPUs of their own: it needs two.
+        List<WorkloadTwin> twins = WorkloadTwin.NAMES.stream().filter(n -> cpus.length > 1 || !n.equals("madvise-touch"))
+                .map(n -> WorkloadTwin.of(n, threads)).toList();
         List<List<Round>> byTwin = new ArrayList<>();
         twins.forEach(t -> byTwin.add(new ArrayList<>()));
         Map<String, Double> fixed = new LinkedHashMap<>();

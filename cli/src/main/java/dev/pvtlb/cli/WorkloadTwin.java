@@ -66,6 +66,16 @@ record WorkloadTwin(String name, String shape, Map<String, String> params, Strin
                 return new WorkloadTwin(name, "every thread (thread t on CPU t) writes its own 64 pages and "
                         + "madvise(DONTNEED)s them; 100 times", p, "loop_ns", "ns");
             }
+            case "madvise-touch" -> {
+                p.put("readers", Integer.toString(Math.max(1, threads - 1)));
+                p.put("pages", "16");
+                p.put("ops", "100");
+                // The host's kernel maps the zero page on a read fault, and the readers read before
+                // the writer writes (the other twins write every page first).
+                p.put("zeroPage", "on");
+                return new WorkloadTwin(name, "readers (thread t on CPU t) read a 16-page region, then thread 0 writes every "
+                        + "page and madvise(DONTNEED)s it, timed together; 100 rounds", p, "madvise_touch_ns", "ns");
+            }
             default -> throw new ModelException("'" + name + "' has no host twin; twins: " + String.join(", ", NAMES));
         }
     }
@@ -76,7 +86,11 @@ record WorkloadTwin(String name, String shape, Map<String, String> params, Strin
 
     /** vCPUs of the emulated run: one per host CPU its threads use (mprotect-noise: victim and noise). */
     int vcpus(int hostCpus) {
-        return name.equals("mprotect-noise") ? 2 : Math.min(threads(), hostCpus);
+        return switch (name) {
+            case "mprotect-noise" -> 2;
+            case "madvise-touch" -> Math.min(Integer.parseInt(params.get("readers")) + 1, hostCpus);
+            default -> Math.min(threads(), hostCpus);
+        };
     }
 
     private int param(String key) {
@@ -91,6 +105,7 @@ record WorkloadTwin(String name, String shape, Map<String, String> params, Strin
                     param("accesses"), limits);
             case "mprotect-noise" -> twins.mprotectNoise(cpus, param("workset"), param("ops"), param("accesses"),
                     param("noise_pages"), NOISE_ROUNDS, limits);
+            case "madvise-touch" -> twins.madviseTouch(param("readers"), cpus, param("pages"), param("ops"), limits);
             default -> twins.tlbFlush2(threads(), cpus, param("pages"), param("ops"), limits);
         };
     }
@@ -107,6 +122,7 @@ record WorkloadTwin(String name, String shape, Map<String, String> params, Strin
     double emulatedFigure(int hostCpus, UnaryOperator<Scenario> scenario) {
         return switch (name) {
             case "munmap-storm" -> run(hostCpus, scenario, Map.of()).metrics().get("munmap_ns").mean();
+            case "madvise-touch" -> run(hostCpus, scenario, Map.of()).metrics().get("madvise_touch_ns").mean();
             case "mprotect-noise" -> run(hostCpus, scenario, Map.of("noise", "true")).metrics().get("victim_ms").mean()
                     / run(hostCpus, scenario, Map.of("noise", "false")).metrics().get("victim_ms").mean();
             default -> threads() * 1e9 / run(hostCpus, scenario, Map.of()).metrics().get("loops_per_s").mean();

@@ -69,11 +69,11 @@ class HostCompareCommandTest {
     }
 
     @Test
-    void aHostOnlyBenchmarkIsRefusedByName() {
-        Result r = pvtlb("host", "compare", "madvise-touch");
+    void anEmulatedOnlyWorkloadIsRefusedByName() {
+        Result r = pvtlb("host", "compare", "ebizzy");
         assertEquals(2, r.code());
-        assertEquals("pvtlb: 'madvise-touch' is a host benchmark with no emulated workload yet; comparable: munmap-storm, "
-                + "mprotect-noise, tlb-flush2", r.err().strip());
+        assertEquals("pvtlb: 'ebizzy' is an emulated workload with no host benchmark; comparable: munmap-storm, "
+                + "mprotect-noise, tlb-flush2, madvise-touch", r.err().strip());
     }
 
     @Test
@@ -94,7 +94,7 @@ class HostCompareCommandTest {
 
     @ParameterizedTest
     @ValueSource(strings = {
-        "host compare madvise-touch",
+        "host compare ebizzy",
         "host compare no-such-scenario",
         "host compare",
         "host compare munmap-storm --threads 0",

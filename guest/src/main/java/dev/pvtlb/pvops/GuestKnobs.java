@@ -94,6 +94,13 @@ public final class GuestKnobs {
                     + "off, whose waiters halt and are kicked with paravirtual spinlocks (kvm.pvSpinlock)",
             "off", "on");
 
+    public static final KnobSpec ZERO_PAGE = KnobSpec.choice("zeroPage", "off",
+            "the shared zero page: off = a read fault on anonymous memory allocates a page as a write does (the model so "
+                    + "far); on = it maps the zero page read-only (do_anonymous_page()), and the first write copies it "
+                    + "(wp_page_copy()): ptep_clear_flush() flushes the page from every CPU of mm_cpumask, a remote "
+                    + "shootdown when other CPUs run the mm, before the copy is mapped",
+            "off", "on");
+
     public static final KnobSpec HOST_SCHEDULER = KnobSpec.choice("host.scheduler", "eevdf",
             "the host's fair scheduler, for a virtualized backend: eevdf = Linux 6.6+ (a woken vCPU keeps its lag and waits "
                     + "while it is not eligible); cfs = up to 6.5, the hosts of the 2019 measurements (a vCPU woken from HLT is "
@@ -111,7 +118,7 @@ public final class GuestKnobs {
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
             NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
-            MM_CPUMASK, RCU, MMAP_LOCK, PAGE_LOCKS, HOST_SCHEDULER, KERNEL, INJECT);
+            MM_CPUMASK, RCU, MMAP_LOCK, PAGE_LOCKS, ZERO_PAGE, HOST_SCHEDULER, KERNEL, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -149,6 +156,8 @@ public final class GuestKnobs {
     public final boolean mmapLock;
     /** pageLocks=on: faults and frees take the node's zone->lock and lru_lock (PageLists). */
     public final boolean pageLocks;
+    /** zeroPage=on: read faults on anonymous memory map the shared zero page; writes copy it. */
+    public final boolean zeroPage;
     /** host.scheduler=cfs: the host places and preempts as CFS did before EEVDF. */
     public final boolean hostCfs;
 
@@ -160,6 +169,7 @@ public final class GuestKnobs {
         mmapLock = k.get(MMAP_LOCK.name()).equals("rwsem");
         hostCfs = k.get(HOST_SCHEDULER.name()).equals("cfs");
         pageLocks = k.get(PAGE_LOCKS.name()).equals("on");
+        zeroPage = k.get(ZERO_PAGE.name()).equals("on");
         String cpumask = k.get(MM_CPUMASK.name());
         mmCpumaskLazy = !cpumask.equals("clear-on-switch");
         mmCpumaskTrim = cpumask.equals("lazy-trim");

@@ -198,6 +198,7 @@ public enum KernelRelease {
         m.put("rcu", "CONFIG_PREEMPT_RCU is kernel configuration, available in every release");
         m.put("mmapLock", "a switch of the model's fidelity: every release takes mmap_lock");
         m.put("pageLocks", "a switch of the model's fidelity: every release takes the zone and LRU locks");
+        m.put("zeroPage", "a switch of the model's fidelity: every release maps the zero page on a read fault");
         m.put("kvm.pvSpinlock", "a guest feature (KVM_FEATURE_PV_UNHALT) in every release here since 3.12; the guest leaves "
                 + "it off only on dedicated pCPUs (KVM_HINTS_REALTIME)");
         m.put("tableBatch", "whether the batch page allocation fails is memory pressure, not design; every release here has "

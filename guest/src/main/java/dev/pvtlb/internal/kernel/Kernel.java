@@ -85,6 +85,8 @@ public final class Kernel implements AutoCloseable, BackendContext {
     private Object backendOps;
     private IpiDelivery ipiDelivery = new BareMetalIpi();
     private VcpuHost vcpuHost;
+    /** The zero page's frame, 0 until first used (zeroPage=on). */
+    private int zeroPfn;
     /** Each socket's page locks (pageLocks=on), null until first used. */
     private PageLists[] pageLists;
     private boolean mmCpumaskTracked = true;
@@ -206,6 +208,7 @@ public final class Kernel implements AutoCloseable, BackendContext {
         engine.reset();
         engine.chooser(chooser != null ? chooser : new SeededChooser(rng.forPurpose("chooser").nextLong()));
         allocator.reset();
+        zeroPfn = 0;
         vmstat.reset();
         cpuTime.reset();
         ledger.reset();
@@ -580,6 +583,22 @@ public final class Kernel implements AutoCloseable, BackendContext {
     /** The host model the vCPUs run on, or null on bare metal. */
     public VcpuHost vcpuHost() {
         return vcpuHost;
+    }
+
+    /**
+     * The shared zero page's frame (zeroPage=on), allocated at its first use; never freed. A read
+     * fault on anonymous memory maps it read-only (do_anonymous_page()), and a write copies it.
+     */
+    public int zeroPfn() {
+        if (zeroPfn == 0) {
+            zeroPfn = allocator.alloc(dev.pvtlb.internal.mem.FrameState.DATA);
+        }
+        return zeroPfn;
+    }
+
+    /** The zero page's frame if one was allocated, else 0 (which no PTE maps). */
+    public int zeroPfnIfUsed() {
+        return zeroPfn;
     }
 
     /** Whether spinlock waiters halt and are kicked (pv_ops.lock patched: kvm_spinlock_init()). */

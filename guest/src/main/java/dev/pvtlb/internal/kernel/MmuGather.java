@@ -40,10 +40,14 @@ public final class MmuGather implements UnmapSink, TlbGather {
         start = Math.min(start, va);
         end = Math.max(end, va + PhysMem.PAGE_SIZE);
         clearedPtes++;
+        int pfn = (int) Pte.pfnOf(oldPte);
+        if (pfn == cpu.kernel().zeroPfnIfUsed()) {
+            return; // vm_normal_page() is NULL for the zero page: nothing to free
+        }
         if (nrPages == pages.length) {
             pages = Arrays.copyOf(pages, nrPages * 2);
         }
-        pages[nrPages++] = (int) Pte.pfnOf(oldPte);
+        pages[nrPages++] = pfn;
     }
 
     @Override

@@ -44,7 +44,7 @@ public final class Mprotect extends InternalPath {
         pending = mm.beginFlushPending(start, end);
         mm.protectRange(start, end, writable);
         int changed = writable
-                ? g.pageTables().protect(mm.pgd(), start, end, 0, Pte.RW)
+                ? g.pageTables().protect(mm.pgd(), start, end, 0, Pte.RW, g.zeroPfnIfUsed())
                 : g.pageTables().protect(mm.pgd(), start, end, Pte.RW, 0);
         long cost = c.syscallNs + c.vmaOpNs + ((end - start) >>> PhysMem.PAGE_SHIFT) * c.pteOpNs;
         if (changed > 0) {

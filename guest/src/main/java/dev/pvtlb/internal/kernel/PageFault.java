@@ -4,6 +4,7 @@ import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mm.Vma;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.mem.FrameState;
+import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mmu.Level;
 import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.internal.mmu.Pte;
@@ -13,8 +14,10 @@ import dev.pvtlb.stats.Counter;
 /**
  * handle_mm_fault() for anonymous memory: a not-present fault allocates a zeroed frame
  * (do_anonymous_page); a write fault on a read-only PTE of a writable VMA makes it writable
- * (do_wp_page reusing the page). An access outside any VMA or against its protection is a
- * workload bug and stops the run with a message (SIGSEGV).
+ * (do_wp_page reusing the page). With zeroPage=on a read fault on private anonymous memory maps
+ * the shared zero page read-only, and a write to it copies it (wp_page_copy(), with its flush). An
+ * access outside any VMA or against its protection is a workload bug and stops the run with a
+ * message (SIGSEGV).
  */
 public final class PageFault extends InternalPath {
     private Mm mm;
@@ -52,6 +55,13 @@ public final class PageFault extends InternalPath {
             return MmapLocking.unlock(cpu, lockHolder); // mmap_read_unlock() at the end of do_user_addr_fault()
         }
         Kernel g = cpu.kernel();
+        if (pc == 2) {
+            return copied(cpu, g);
+        }
+        boolean zeroPage = g.knobs().zeroPage;
+        if (zeroPage && mm.ptlHeldByOther(cpu.id, va, va + PhysMem.PAGE_SIZE)) {
+            return g.costs().lineSameSocketNs; // the PTE table's lock: another CPU is copying a page of it
+        }
         Vma vma = mm.findVma(va);
         if (vma == null || (write && !vma.writable())) {
             throw new ModelException(String.format("%s: segmentation fault at 0x%x (%s) on cpu%d",
@@ -64,10 +74,28 @@ public final class PageFault extends InternalPath {
         long pte = table == 0 ? 0 : g.mem().readWord(table, idx);
         long flags = Pte.PRESENT | Pte.USER | Pte.ACCESSED | Pte.NX | (vma.writable() ? Pte.RW : 0) | (write ? Pte.DIRTY : 0);
         boolean newPage = !Pte.present(pte);
-        if (newPage && g.knobs().pageLocks && PageLists.refillFirst(cpu)) {
+        boolean anonymous = !vma.shared();
+        if (zeroPage && anonymous && newPage && !write) {
+            // do_anonymous_page(), a read: map the shared zero page read-only, allocate nothing.
+            flags &= ~(Pte.RW | Pte.DIRTY);
+            return mapped(cpu, g, table, idx, Pte.make(g.zeroPfn(), flags), false);
+        }
+        boolean copy = zeroPage && write && !newPage && Pte.pfnOf(pte) == g.zeroPfnIfUsed();
+        if ((newPage || copy) && g.knobs().pageLocks && PageLists.refillFirst(cpu)) {
             return 0; // rmqueue_bulk() first; this step runs again after it
         }
+        if (copy) {
+            return copyZeroPage(cpu, g, table, idx, flags);
+        }
+        if (zeroPage && !newPage && Pte.pfnOf(pte) == g.zeroPfnIfUsed()) {
+            flags &= ~(Pte.RW | Pte.DIRTY); // a read fault on the zero page leaves it read-only
+        }
         long written = newPage ? Pte.make(g.allocator().alloc(FrameState.DATA), flags) : pte | flags;
+        return mapped(cpu, g, table, idx, written, newPage);
+    }
+
+    /** Installs {@code written} and returns from the fault (or goes on to drop the mmap_lock). */
+    private long mapped(KernelCpu cpu, Kernel g, int table, int idx, long written, boolean newPage) {
         if (table != 0) {
             g.mem().writeWord(table, idx, written);
         } else {
@@ -79,15 +107,63 @@ public final class PageFault extends InternalPath {
         cpu.storeLine(PageTables.entryLine(table, idx));
         cpu.storeLine(KernelCpu.dataLine(written, va));
         g.vmstat().inc(Counter.PAGE_FAULTS);
+        finish(cpu);
+        if (newPage && g.knobs().pageLocks) {
+            PageLists.tookAndAdded(cpu); // lru_cache_add(), before the fault returns
+        }
+        return g.costs().faultNs;
+    }
+
+    private void finish(KernelCpu cpu) {
         if (lockHolder != null) {
             pc = 1;
         } else {
             cpu.ret();
         }
-        if (newPage && g.knobs().pageLocks) {
-            PageLists.tookAndAdded(cpu); // lru_cache_add(), before the fault returns
+    }
+
+    private int copyTable;
+    private int copyIdx;
+    private int copyFrame;
+    private long copyFlags;
+    private long[] copyPending;
+
+    /**
+     * wp_page_copy() of the zero page: a new page (zeroed, as the copy of zeros is), then, under the
+     * PTE table's lock, ptep_clear_flush(): the PTE is cleared and the page flushed from every CPU
+     * of mm_cpumask (flush_tlb_page(), a remote shootdown when other CPUs run the mm), then the new
+     * page is mapped writable ({@link #copied}).
+     */
+    private long copyZeroPage(KernelCpu cpu, Kernel g, int table, int idx, long flags) {
+        if (!mm.ptlTryLock(cpu.id, va)) {
+            return g.costs().lineSameSocketNs;
         }
+        copyTable = table;
+        copyIdx = idx;
+        copyFlags = flags;
+        copyFrame = g.allocator().alloc(FrameState.DATA);
+        g.mem().writeWord(table, idx, 0);
+        cpu.storeLine(PageTables.entryLine(table, idx));
+        copyPending = mm.beginFlushPending(va, va + PhysMem.PAGE_SIZE);
+        pc = 2;
+        cpu.call(new FlushTlbMmRange(mm, va, va + PhysMem.PAGE_SIZE, PhysMem.PAGE_SHIFT, false));
         return g.costs().faultNs;
+    }
+
+    /** The flush has returned: map the copy, drop the PTE table's lock, return from the fault. */
+    private long copied(KernelCpu cpu, Kernel g) {
+        mm.endFlushPending(copyPending);
+        long written = Pte.make(copyFrame, copyFlags);
+        g.mem().writeWord(copyTable, copyIdx, written);
+        mm.ptlUnlock(va);
+        cpu.storeLine(PageTables.entryLine(copyTable, copyIdx));
+        cpu.storeLine(KernelCpu.dataLine(written, va));
+        g.vmstat().inc(Counter.PAGE_FAULTS);
+        finish(cpu);
+        if (g.knobs().pageLocks) {
+            PageLists.tookAndAdded(cpu);
+        }
+        return 0;
     }
 
     @Override

@@ -146,6 +146,15 @@ public final class PageTables {
      * {@code setBits}. Returns how many entries changed (the caller flushes when any did).
      */
     public int protect(int pgd, long start, long end, long clearBits, long setBits) {
+        return protect(pgd, start, end, clearBits, setBits, 0);
+    }
+
+    /**
+     * As above, but a PTE of frame {@code readOnlyPfn} (non-zero: the shared zero page) never gets
+     * Pte.RW: mprotect() does not make the zero page writable (can_change_pte_writable() is false
+     * for a page that is not the mm's own), and the next write still copies it.
+     */
+    public int protect(int pgd, long start, long end, long clearBits, long setBits, int readOnlyPfn) {
         int changed = 0;
         for (long va = start; va < end; ) {
             int pt = tableAt(pgd, va, Level.PTE);
@@ -162,6 +171,9 @@ public final class PageTables {
                     continue;
                 }
                 long n = (e & ~clearBits) | setBits;
+                if (readOnlyPfn != 0 && Pte.pfnOf(e) == readOnlyPfn) {
+                    n &= ~Pte.RW;
+                }
                 if (n != e) {
                     mem.writeWord(pt, idx, n);
                     changed++;

@@ -16,7 +16,7 @@ import java.util.Objects;
  */
 public final class WorkloadTwins {
     /** The workloads with a host twin, by the names {@code pvtlb host bench} takes. */
-    public static final List<String> NAMES = List.of("munmap-storm", "mprotect-noise", "tlb-flush2");
+    public static final List<String> NAMES = List.of("munmap-storm", "mprotect-noise", "tlb-flush2", "madvise-touch");
 
     /** Victim runs before the measured ones, so that the JIT has compiled the victim's loop. */
     static final int WARM_UP_ROUNDS = 5;
@@ -88,6 +88,15 @@ public final class WorkloadTwins {
             return new HostBench.Outcome(all.size(), HostBench.metrics("loop_ns", all.toMetric("ns"),
                     "loops_per_s", rate.toMetric("1/s")));
         });
+    }
+
+    /**
+     * MadviseTouch's program, which is HostBench.madviseTouch's: {@code readers} threads read a
+     * {@code pages}-page region, then the initiator writes every page and madvise(MADV_DONTNEED)s
+     * them, timed together ({@code madvise_touch_ns}); {@code ops} rounds.
+     */
+    public HostBenchResult madviseTouch(int readers, int[] cpus, int pages, int ops, BenchLimits limits) {
+        return bench.madviseTouch(readers, cpus, new BenchLimits(ops, pages, limits.maxRun()));
     }
 
     /**

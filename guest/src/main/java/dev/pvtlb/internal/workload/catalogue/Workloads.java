@@ -3,6 +3,7 @@ package dev.pvtlb.internal.workload.catalogue;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.workload.Ebizzy;
 import dev.pvtlb.internal.workload.Kernbench;
+import dev.pvtlb.internal.workload.MadviseTouch;
 import dev.pvtlb.internal.workload.MprotectNoise;
 import dev.pvtlb.internal.workload.MunmapStorm;
 import dev.pvtlb.internal.workload.NetperfRr;
@@ -26,7 +27,7 @@ public final class Workloads {
                 new TableFreeNoInvalidate(), new LazyLeaveBarrier(),
                 // the benchmarks the cited LKML threads measured their patches with
                 new SysbenchMmapRndwr(), new NetperfRr(), new Kernbench(), new MprotectNoise(), new Ebizzy(),
-                new TlbFlush2())) {
+                new TlbFlush2(), new MadviseTouch())) {
             m.put(w.name(), w);
         }
         for (Workload w : ServiceLoader.load(Workload.class)) {
