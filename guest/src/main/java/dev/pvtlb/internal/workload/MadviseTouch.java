@@ -11,7 +11,6 @@ import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.smp.Topology;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -105,12 +104,12 @@ public final class MadviseTouch implements Workload {
                 }
                 switch (phase++) {
                     case 0:
-                        return now(() -> {
+                        return SharedRegionRounds.now(() -> {
                             readersDone = 0;
                             opened++;
                         });
                     case 1:
-                        return spinUntil(() -> readersDone == readers);
+                        return SharedRegionRounds.spinUntil(() -> readersDone == readers);
                     case 2:
                         return (cpu, t) -> {
                             start = cpu.kernel().engine().now();
@@ -147,36 +146,16 @@ public final class MadviseTouch implements Workload {
                             return null;
                         }
                         phase = 1;
-                        return spinUntil(() -> opened > seen);
+                        return SharedRegionRounds.spinUntil(() -> opened > seen);
                     case 1:
                         phase = 2;
                         seen++;
                         return new Touch(base, pages, pages, 0.0, true, null);
                     default:
                         phase = 0;
-                        return now(() -> readersDone++);
+                        return SharedRegionRounds.now(() -> readersDone++);
                 }
             }
         }
-    }
-
-    /** An operation that does {@code action} at once, in one nanosecond. */
-    private static Op now(Runnable action) {
-        return (cpu, t) -> {
-            action.run();
-            t.opDone();
-            return 1;
-        };
-    }
-
-    /** An operation that spins in user mode until {@code done} holds. */
-    private static Op spinUntil(BooleanSupplier done) {
-        return (cpu, t) -> {
-            if (done.getAsBoolean()) {
-                t.opDone();
-                return 1;
-            }
-            return Spin.STEP_NS;
-        };
     }
 }
