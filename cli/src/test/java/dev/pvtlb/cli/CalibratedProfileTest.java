@@ -95,9 +95,29 @@ class CalibratedProfileTest {
         assertTrue(unknown.yaml().contains("flushes remote TLBs by unknown"), unknown.yaml());
     }
 
-    /** Primitives chosen by hand: a 10 us fault, munmaps of 64 and 128 pages of 100 and 120 us, a 200 ns line. */
+    /**
+     * Primitives chosen by hand: a 10 us fault, munmaps of 64 and 128 pages of 100 and 120 us, a
+     * lone mprotect of {@code mprotect} ns, a 200 ns line, a 64-page munmap with a remote CPU of 118 us.
+     */
+    private static HostPrimitives primitives(double large, double mprotect) {
+        return new HostPrimitives(figure(10_000), figure(100_000), figure(large), figure(mprotect), figure(200), figure(118_000));
+    }
+
     private static HostPrimitives primitives(double large) {
-        return new HostPrimitives(figure(10_000), figure(100_000), figure(large), figure(190_000), figure(200), figure(118_000));
+        return primitives(large, 190_000);
+    }
+
+    @Test
+    void withPrimitivesTheIpiLatencyComesFromTheMprotectPairAndTheMunmapPairIsACrossCheck() {
+        // host(): mprotect with the remote CPU running 9000 ns; alone 4000 ns.
+        CalibratedProfile p = new CalibratedProfile(host("kvm pv tlb flush", List.of(1), 5000, 8000), primitives(120_000, 4000), BASE);
+        // 9000 - 4000 - (50 + 202 + 20) = 4728 ns.
+        assertEquals(4728.0, p.values().get("ipi.latency.min.ns"));
+        assertEquals(4728.0, p.values().get("ipi.latency.max.ns"));
+        assertTrue(p.yaml().contains("    mprotect of 16 pages, CPU(s) 1 running the mm"), p.yaml());
+        // 118000 - 100000 - 272 = 17728 ns from the munmaps, noted beside it.
+        assertTrue(p.yaml().contains("the munmap pair (a difference of two larger"), p.yaml());
+        assertTrue(p.yaml().contains("and noisier medians) gives 17728 ns of IPI latency:"), p.yaml());
     }
 
     @Test
