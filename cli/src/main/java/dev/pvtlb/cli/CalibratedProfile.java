@@ -150,8 +150,7 @@ final class CalibratedProfile {
                 mapIpiLatency(n, viaMprotect, pair);
                 List<String> check = new ArrayList<>();
                 check.add("Cross-check, not mapped: the same solved from the munmap pair (a difference of two larger");
-                check.add("and noisier medians) gives " + ns(diff - n * base.get("ipi.send.ns") - base.get("irq.entry_exit.ns") / 2
-                        - base.get("csd.run.ns")) + " ns of IPI latency:");
+                check.add("and noisier medians) gives " + ns(latencyOf(n, diff)) + " ns of IPI latency:");
                 check.addAll(figures);
                 note(check.toArray(String[]::new));
             } else {
@@ -183,7 +182,7 @@ final class CalibratedProfile {
         double send = base.get("ipi.send.ns");
         double entry = base.get("irq.entry_exit.ns") / 2;
         double csd = base.get("csd.run.ns");
-        double latency = diff - n * send - entry - csd;
+        double latency = latencyOf(n, diff);
         List<String> why = new ArrayList<>();
         why.add("ipi.latency.min.ns and ipi.latency.max.ns, derived: with n remote CPUs running the mm, the");
         why.add("model's call grows by n*ipi.send.ns + latency + irq.entry_exit.ns/2 + csd.run.ns (the local");
@@ -204,6 +203,11 @@ final class CalibratedProfile {
         why.add("A difference of medians gives no spread, so both ends of the range get it.");
         key("ipi.latency.min.ns", latency, why);
         key("ipi.latency.max.ns", latency, List.of());
+    }
+
+    /** What is left of {@code diff} for the IPI latency: diff - (n*ipi.send.ns + irq.entry_exit.ns/2 + csd.run.ns). */
+    private double latencyOf(int n, double diff) {
+        return diff - n * base.get("ipi.send.ns") - base.get("irq.entry_exit.ns") / 2 - base.get("csd.run.ns");
     }
 
     void key(String key, double value, List<String> comment) {

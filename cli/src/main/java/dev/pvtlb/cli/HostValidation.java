@@ -38,10 +38,6 @@ final class HostValidation {
     static final int DEFAULT_ROUNDS = 3;
     static final int MAX_ROUNDS = 25;
 
-    /** One round's calibration: the profile to run the model with and the keys it set (empty for --profile). */
-    record Calibration(String profile, Map<String, Double> keys) {
-    }
-
     /** One round of one twin: the host's bench and its figure, and the model's figure. */
     private record Round(HostBenchResult bench, double host, double emulated) {
     }
@@ -69,9 +65,8 @@ final class HostValidation {
                               Supplier<CalibratedProfile> calibrate) throws IOException {
         HostValidation v = new HostValidation(host, DetectedBackend.of(host.remoteFlush().method()),
                 profile != null ? profile : "calibrated each round", rounds);
-        // madvise-touch's readers spin on CPUs of their own: it needs two.
-        List<WorkloadTwin> twins = WorkloadTwin.NAMES.stream().filter(n -> cpus.length > 1 || !n.equals("madvise-touch"))
-                .map(n -> WorkloadTwin.of(n, threads)).toList();
+        List<WorkloadTwin> twins = WorkloadTwin.NAMES.stream().map(n -> WorkloadTwin.of(n, threads))
+                .filter(t -> cpus.length >= t.minCpus()).toList();
         List<List<Round>> byTwin = new ArrayList<>();
         twins.forEach(t -> byTwin.add(new ArrayList<>()));
         Map<String, Double> fixed = new LinkedHashMap<>();

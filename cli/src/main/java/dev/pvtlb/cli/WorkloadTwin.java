@@ -88,9 +88,14 @@ record WorkloadTwin(String name, String shape, Map<String, String> params, Strin
     int vcpus(int hostCpus) {
         return switch (name) {
             case "mprotect-noise" -> 2;
-            case "madvise-touch" -> Math.min(Integer.parseInt(params.get("readers")) + 1, hostCpus);
+            case "madvise-touch" -> Math.min(param("readers") + 1, hostCpus);
             default -> Math.min(threads(), hostCpus);
         };
+    }
+
+    /** Host CPUs the twin needs: madvise-touch's readers spin on CPUs of their own, apart from the writer's. */
+    int minCpus() {
+        return name.equals("madvise-touch") ? 2 : 1;
     }
 
     private int param(String key) {

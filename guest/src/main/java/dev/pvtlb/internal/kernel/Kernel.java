@@ -13,6 +13,7 @@ import dev.pvtlb.hazard.HazardLog;
 import dev.pvtlb.hazard.StepLog;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.internal.mem.FrameAllocator;
+import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mmu.PageTables;
@@ -591,7 +592,7 @@ public final class Kernel implements AutoCloseable, BackendContext {
      */
     public int zeroPfn() {
         if (zeroPfn == 0) {
-            zeroPfn = allocator.alloc(dev.pvtlb.internal.mem.FrameState.DATA);
+            zeroPfn = allocator.alloc(FrameState.DATA);
         }
         return zeroPfn;
     }
