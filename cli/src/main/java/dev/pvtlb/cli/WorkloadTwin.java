@@ -10,10 +10,15 @@ import dev.pvtlb.nativebridge.probe.HostProbe;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A workload run both on this host (native-bridge's {@link WorkloadTwins}) and in the model, with
@@ -36,8 +41,50 @@ record WorkloadTwin(String name, String shape, Map<String, String> params, Strin
     /** Every twin's ops bound its length; this only stops a stuck run (20 s). */
     static final BenchLimits LIMITS = new BenchLimits(1, 16, java.time.Duration.ofSeconds(20));
 
-    /** The twin of {@code name} with {@code threads} threads (mprotect-noise has one victim). */
+    /** A kernel release's major and minor version, as {@code uname -r} begins. */
+    private static final Pattern RELEASE = Pattern.compile("^(\\d{1,4})\\.(\\d{1,4})");
+
+    /**
+     * The twin of {@code name} with {@code threads} threads (mprotect-noise has one victim), for a
+     * host running kernel {@code release} ({@code uname -r}). A twin stands for that kernel, so it
+     * turns on the model's fidelity switches for what every such kernel does: mmap_lock is an rwsem
+     * whose count line moves between the CPUs (from 6.4 page faults take their VMA's lock instead,
+     * {@link #mmapLockOf}), and a read fault on anonymous memory maps the zero page. Not pageLocks:
+     * the calibration's per-page cost (pte.op.ns) comes from lone munmaps, which already paid the
+     * zone and LRU locks' hold times, and the model would charge them a second time.
+     */
+    static WorkloadTwin of(String name, int threads, String release) {
+        WorkloadTwin t = workload(name, threads);
+        t.params().put("mmapLock", mmapLockOf(release));
+        t.params().put("zeroPage", "on");
+        return t;
+    }
+
+    /** As above, for the kernel this JVM runs on. */
     static WorkloadTwin of(String name, int threads) {
+        return of(name, threads, runningRelease());
+    }
+
+    /** mmapLock for kernel {@code release}: vma from 6.4 (per-VMA locks, 5e31275cc997), else rwsem, and for one it cannot read. */
+    static String mmapLockOf(String release) {
+        Matcher m = RELEASE.matcher(release);
+        if (!m.find()) {
+            return "rwsem";
+        }
+        int major = Integer.parseInt(m.group(1));
+        int minor = Integer.parseInt(m.group(2));
+        return major > 6 || major == 6 && minor >= 4 ? "vma" : "rwsem";
+    }
+
+    private static String runningRelease() {
+        try {
+            return Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip();
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    private static WorkloadTwin workload(String name, int threads) {
         Map<String, String> p = new LinkedHashMap<>();
         switch (name) {
             case "munmap-storm" -> {
@@ -46,8 +93,10 @@ record WorkloadTwin(String name, String shape, Map<String, String> params, Strin
                 p.put("ops", "50");
                 p.put("workset", "128");
                 p.put("accesses", "2000");
-                return new WorkloadTwin(name, "every thread (thread t on CPU t) maps 64 pages, writes each, makes 2000 "
-                        + "accesses over its own 128-page working set and unmaps; 50 times", p, "munmap_ns", "ns");
+                p.put("prefault", "true"); // the host side writes the working set before its loop
+                return new WorkloadTwin(name, "every thread (thread t on CPU t) writes its own 128-page working set, then maps "
+                        + "64 pages, writes each, makes 2000 accesses over the working set and unmaps; 50 times", p, "munmap_ns",
+                        "ns");
             }
             case "mprotect-noise" -> {
                 p.put("threads", "1");
@@ -70,9 +119,6 @@ record WorkloadTwin(String name, String shape, Map<String, String> params, Strin
                 p.put("readers", Integer.toString(Math.max(1, threads - 1)));
                 p.put("pages", "16");
                 p.put("ops", "100");
-                // The host's kernel maps the zero page on a read fault, and the readers read before
-                // the writer writes (the other twins write every page first).
-                p.put("zeroPage", "on");
                 return new WorkloadTwin(name, "readers (thread t on CPU t) read a 16-page region, then thread 0 writes every "
                         + "page and madvise(DONTNEED)s it, timed together; 100 rounds", p, "madvise_touch_ns", "ns");
             }

@@ -82,9 +82,11 @@ public final class GuestKnobs {
     public static final KnobSpec MMAP_LOCK = KnobSpec.choice("mmapLock", "off",
             "mm->mmap_lock: off = nothing takes it (the model so far); rwsem = the reader/writer semaphore it is: mmap, munmap "
                     + "(downgraded to read before it zaps, dd2283f2605e), mprotect and mremap write-lock it, madvise(MADV_DONTNEED) "
-                    + "and page faults read-lock it (no per-VMA locks, 6.4; a writer spins while a running writer holds it), a task that must wait sleeps "
-                    + "and is woken with a reschedule IPI (docs/scenarios.md, mmap_lock)",
-            "off", "rwsem");
+                    + "and page faults read-lock it (no per-VMA locks, as before 6.4; a writer spins while a running writer holds it), a task that "
+                    + "must wait sleeps and is woken with a reschedule IPI; vma = the same for system calls, while page faults take their "
+                    + "VMA's own lock (lock_vma_under_rcu(), per-VMA locks since 6.4, 5e31275cc997 and its x86 user) and never wait on mmap_lock "
+                    + "(docs/scenarios.md, mmap_lock)",
+            "off", "rwsem", "vma");
 
     public static final KnobSpec PAGE_LOCKS = KnobSpec.choice("pageLocks", "off",
             "the page allocator's and the LRU's node locks, as Linux 5.2 takes them for anonymous memory: off = none (the model "
@@ -152,8 +154,10 @@ public final class GuestKnobs {
     public final boolean preemptRcu;
     /** The planted bug of a mutation test, {@link InjectedBug#NONE} otherwise. */
     public final InjectedBug bug;
-    /** mmapLock=rwsem: system calls and faults of a task take its mm's mmap_lock. */
+    /** mmapLock=rwsem|vma: a task's system calls take its mm's mmap_lock. */
     public final boolean mmapLock;
+    /** mmapLock=rwsem: its page faults read-lock it too (vma: they take the VMA's lock instead). */
+    public final boolean faultsTakeMmapLock;
     /** pageLocks=on: faults and frees take the node's zone->lock and lru_lock (PageLists). */
     public final boolean pageLocks;
     /** zeroPage=on: read faults on anonymous memory map the shared zero page; writes copy it. */
@@ -166,7 +170,8 @@ public final class GuestKnobs {
         smtSiblingDedup = k.bool(SMT_SIBLING_DEDUP.name());
         bug = InjectedBug.of(k.get(INJECT.name()));
         preemptRcu = k.get(RCU.name()).equals("preempt");
-        mmapLock = k.get(MMAP_LOCK.name()).equals("rwsem");
+        mmapLock = !k.get(MMAP_LOCK.name()).equals("off");
+        faultsTakeMmapLock = k.get(MMAP_LOCK.name()).equals("rwsem");
         hostCfs = k.get(HOST_SCHEDULER.name()).equals("cfs");
         pageLocks = k.get(PAGE_LOCKS.name()).equals("on");
         zeroPage = k.get(ZERO_PAGE.name()).equals("on");

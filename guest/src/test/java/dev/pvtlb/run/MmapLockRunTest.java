@@ -39,6 +39,14 @@ class MmapLockRunTest {
     }
 
     @Test
+    void withPerVmaLocksFaultsNeverWaitButWritersStillSerialise() {
+        RunReport r = Runner.run(ebizzy("vma"));
+        assertEquals(384, r.counters().get("page_faults"), "the same work");
+        assertEquals(7, r.counters().get("mmap_lock_waits"), "only mmap and munmap wait on each other (33 with rwsem, where faults queue too)");
+        assertEquals(0, r.hazards().size());
+    }
+
+    @Test
     void theLockCostsThroughput() {
         double off = Runner.run(ebizzy("off")).metrics().get("records_per_s").mean();
         double rwsem = Runner.run(ebizzy("rwsem")).metrics().get("records_per_s").mean();

@@ -59,10 +59,7 @@ public final class MprotectNoise implements Workload {
         int accesses = params.integer("accesses", 1, 100_000_000);
         int workset = params.integer("workset", 1, 1 << 18);
         int noisePages = params.integer("noise_pages", 1, 1 << 18);
-        String noiseV = params.values().get("noise").strip();
-        if (!noiseV.equals("true") && !noiseV.equals("false")) {
-            throw new dev.pvtlb.model.ModelException(name() + ": parameter noise must be true or false, got '" + noiseV + "'");
-        }
+        boolean noise = params.bool("noise");
         int cpus = guest.cpus().length;
         if (cpus < 2) {
             throw new dev.pvtlb.model.ModelException(name() + " needs at least 2 CPUs (victim and noise), got " + cpus);
@@ -77,7 +74,7 @@ public final class MprotectNoise implements Workload {
             int cpu = (2 * v) % cpus == 1 ? 0 : (2 * v) % cpus;
             guest.spawn("victim/" + v, mm, cpu, victimsDone.track(new Victim(base, workset, ops, accesses)));
         }
-        if (Boolean.parseBoolean(noiseV)) {
+        if (noise) {
             Mm mm = guest.newMm();
             long len = (long) noisePages * PhysMem.PAGE_SIZE;
             long base = mm.getUnmappedArea(len);

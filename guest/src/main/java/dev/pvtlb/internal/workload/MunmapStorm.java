@@ -59,6 +59,7 @@ public final class MunmapStorm implements Workload {
         p.put("region", "262144");
         p.put("reads", "512");
         p.put("mainCpu", "0");
+        p.put("prefault", "false");
         return p;
     }
 
@@ -79,6 +80,7 @@ public final class MunmapStorm implements Workload {
         int accesses = params.integer("accesses", 0, 100_000_000);
         int processes = params.integer("processes", 1, threads);
         String shape = params.values().get("shape").strip();
+        boolean prefault = params.bool("prefault");
         SharedRegionRounds.Wait wait = SharedRegionRounds.Wait.of(name(), params.values().get("wait").strip());
         if (shape.equals("munmap.c")) {
             return MunmapTestProgram.setUp(guest, name(), threads, pages, params.integer("region", 1, 1 << 20),
@@ -113,7 +115,7 @@ public final class MunmapStorm implements Workload {
             int p = t % processes;
             Mm mm = mms[p];
             long mine = wsBases[p] + (long) (t / processes) * workset * PhysMem.PAGE_SIZE;
-            guest.spawn("munmap-storm/" + t, mm, t % cpus, new Loop(mm, pages, ops, mine, workset, accesses, munmap, access));
+            guest.spawn("munmap-storm/" + t, mm, t % cpus, new Loop(mm, pages, ops, mine, workset, accesses, prefault, munmap, access));
         }
         return () -> {
             Map<String, Metric> m = new LinkedHashMap<>();
@@ -123,7 +125,12 @@ public final class MunmapStorm implements Workload {
         };
     }
 
-    /** One thread: mmap, touch, work, munmap; {@code ops} times. */
+    /**
+     * One thread: mmap, touch, work, munmap; {@code ops} times. With {@code prefault=true} it first
+     * writes every page of its working set once, as the host twin does ({@code WorkloadTwins}
+     * touches the working set before its loop), so that no access of the loop faults or, with
+     * zeroPage=on, copies the zero page.
+     */
     private static final class Loop implements Program {
         private final Mm mm;
         private final long len;
@@ -134,12 +141,17 @@ public final class MunmapStorm implements Workload {
         private final int accesses;
         private final LatencyRecorder munmap;
         private final LatencyRecorder access;
+        private final boolean prefault;
         private int loop;
         private int phase;
         private long region;
 
-        Loop(Mm mm, int pages, int ops, long wsBase, int workset, int accesses, LatencyRecorder munmap, LatencyRecorder access) {
+        Loop(Mm mm, int pages, int ops, long wsBase, int workset, int accesses, boolean prefault, LatencyRecorder munmap,
+                LatencyRecorder access) {
             this.mm = mm;
+            this.prefault = prefault;
+            // With prefault the loop begins one phase early, writing the working set once.
+            this.phase = prefault ? -1 : 0;
             this.pages = pages;
             this.len = (long) pages * PhysMem.PAGE_SIZE;
             this.ops = ops;
@@ -156,6 +168,8 @@ public final class MunmapStorm implements Workload {
                 return null;
             }
             switch (phase++) {
+                case -1:
+                    return new Touch(wsBase, workset, workset, 1.0, true, null);
                 case 0:
                     return new Syscall(t -> new Mmap(mm, len, true, a -> region = a), null);
                 case 1:

@@ -44,4 +44,13 @@ public final class Params {
         }
         return (int) n;
     }
+
+    /** A true/false parameter. */
+    public boolean bool(String name) {
+        String v = values.get(name).strip();
+        if (!v.equals("true") && !v.equals("false")) {
+            throw new ModelException(workload + ": parameter " + name + " must be true or false, got '" + v + "'");
+        }
+        return v.equals("true");
+    }
 }

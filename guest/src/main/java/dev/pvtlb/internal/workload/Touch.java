@@ -109,9 +109,11 @@ public final class Touch implements Op {
                 }
                 pendingVa = va;
                 pendingWrite = write;
-                if (cpu.kernel().knobs().mmapLock) {
+                if (cpu.kernel().knobs().faultsTakeMmapLock) {
                     // do_user_addr_fault(): mmap_read_lock (lock_mm_and_find_vma); asleep behind a
-                    // writer, the access is retried when the lock is granted.
+                    // writer, the access is retried when the lock is granted. With per-VMA locks
+                    // (mmapLock=vma) lock_vma_under_rcu() takes the VMA's own lock instead: no
+                    // workload here faults on a VMA another CPU is changing, so it never falls back.
                     if (task.mmapLockHeld() == MmapLocking.Hold.NONE) {
                         ps += MmapLocking.lock(cpu, task, MmapLocking.Hold.READ) * 1000;
                         if (task.mmapLockHeld() == MmapLocking.Hold.NONE) {

@@ -30,9 +30,10 @@ public final class WorkloadTwins {
     }
 
     /**
-     * MunmapStorm's program: each of {@code threads} threads maps {@code pages} pages, writes
-     * every page, makes {@code accesses} accesses (one in four a write) over its own
-     * {@code workset}-page working set, and unmaps the region; {@code ops} times.
+     * MunmapStorm's program (with prefault=true): each of {@code threads} threads writes its own
+     * {@code workset}-page working set once, then maps {@code pages} pages, writes every page,
+     * makes {@code accesses} accesses (one in four a write) over the working set, and unmaps the
+     * region; {@code ops} times.
      * {@code munmap_ns}: every munmap of every thread.
      */
     public HostBenchResult munmapStorm(int threads, int[] cpus, int pages, int ops, int workset, int accesses, BenchLimits limits) {
