@@ -51,7 +51,6 @@ class CatalogueTest {
         // kvm_flush_tlb_multi() hands the vCPUs it does not defer to native_flush_tlb_multi(),
         // lazy filter included; a lazy vCPU halted during the flush speculates once it runs again.
         "lazy-speculative-walk; kvm; lazy=skip-nofree; WALK_AFTER_FREE",
-        "kvm-preempted-flush; kvm; kvm.hostClearPreempted=plain-write; STALE_TRANSLATION",
         "smt-sibling-dedup; native; native.smtSiblingDedup=true; STALE_TRANSLATION",
         "arm64-stale-cpumask; arm64; arm64.flush=local arm64.mmCpumask=stale; STALE_TRANSLATION",
         "madvise-nested-flush; native; nestedFlush=skip; STALE_TRANSLATION",
@@ -158,6 +157,26 @@ class CatalogueTest {
     }
 
     /**
+     * CVE-2019-3016 with the profile's 3 ms host slice: the explorer preempts either vCPU at a step
+     * of its choosing, and the race needs the user's VM entry, 3 ms later, to land within the few
+     * hundred ns between the host's read and clear of steal_time.preempted while the zapper,
+     * preempted about as long, is zapping again. One schedule in a few hundred to a few thousand
+     * does it; the first hits of five seeds, exactly (the model is deterministic).
+     */
+    @org.junit.jupiter.api.Test
+    void theCve2019_3016RaceIsFoundWithTheProfilesHostSlice() {
+        long[] firstHit = new long[5];
+        for (int seed = 1; seed <= 5; seed++) {
+            ExploreResult r = new Explorer(scenario("kvm-preempted-flush", "kvm", "kvm.hostClearPreempted=plain-write", seed))
+                    .explore(new RandomStrategy(seed), 5 * FIND_BUDGET, 1e9);
+            assertFalse(r.safe(), "seed " + seed + ": nothing in " + r.schedules() + " schedules");
+            assertEquals(HazardKind.STALE_TRANSLATION, r.hazard().kind(), r.hazard().toString());
+            firstHit[seed - 1] = r.foundAt();
+        }
+        assertEquals("[776, 4733, 139, 1481, 330]", Arrays.toString(firstHit));
+    }
+
+    /**
      * The kernel's races: the schedule of the first hit for seed 1, exactly (the model is
      * deterministic). Re-derived when shared lines were priced: 140, 2, 10, 1 before (switch-mm's
      * entry now runs under tso by default). Re-derived with the data caches and split PTE locks:
@@ -214,16 +233,17 @@ class CatalogueTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"lazy-speculative-walk;native;lazy=skip-nofree", "kvm-preempted-flush;kvm;kvm.hostClearPreempted=plain-write"})
+    @CsvSource({"lazy-speculative-walk;native;lazy=skip-nofree;3", "kvm-preempted-flush;kvm;kvm.hostClearPreempted=plain-write;4"})
     void aFoundHazardReplaysExactlyFromItsTraceFile(String spec) {
         String[] p = spec.split(";");
-        Scenario s = scenario(p[0], p[1], p[2], 3);
-        ExploreResult r = new Explorer(s).explore(new RandomStrategy(3), FIND_BUDGET, 1e9);
+        int seed = Integer.parseInt(p[3]);
+        Scenario s = scenario(p[0], p[1], p[2], seed);
+        ExploreResult r = new Explorer(s).explore(new RandomStrategy(seed), FIND_BUDGET, 1e9);
         assertFalse(r.safe());
-        TraceFile t = new TraceFile(p[0], p[1], 3, s.settings(), r.hazard().kind(), r.hazard().cpu(), r.hazard().timeNs(), r.shrunk());
+        TraceFile t = new TraceFile(p[0], p[1], seed, s.settings(), r.hazard().kind(), r.hazard().cpu(), r.hazard().timeNs(), r.shrunk());
         TraceFile back = TraceFile.parse(t.write(r.trace()));
         assertEquals(t, back);
-        ScheduleRun again = new Explorer(scenario(p[0], p[1], p[2], 3)).replay(back.choices());
+        ScheduleRun again = new Explorer(scenario(p[0], p[1], p[2], seed)).replay(back.choices());
         assertEquals(r.hazard(), again.hazard(), "same hazard, same CPU, same virtual time");
         assertEquals(r.trace(), again.stepLog(), "and the same readable trace");
         assertTrue(again.stepLog().get(again.stepLog().size() - 1).contains("hazard: " + r.hazard().kind()),

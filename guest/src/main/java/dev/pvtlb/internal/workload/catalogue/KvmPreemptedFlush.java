@@ -15,17 +15,16 @@ import java.util.function.Supplier;
 
 /**
  * Catalogue 3 (CVE-2019-3016): vCPU 1 keeps using a region while vCPU 0 zaps it over and over;
- * each vCPU shares its pCPU with a vCPU of another VM and the host slice is short (20 us, a
- * scenario setting), so vCPU 1 is preempted and entered again and again. A zap while it is
- * preempted sets KVM_VCPU_FLUSH_TLB in its steal time instead of an IPI. With
+ * each vCPU shares its pCPU with a vCPU of another VM, with the profile's host slice (3 ms): the
+ * explorer's PREEMPT choices end either vCPU's slice at a step of its choosing, and both come
+ * back a slice later. A zap while vCPU 1 is preempted sets KVM_VCPU_FLUSH_TLB in its steal time
+ * instead of an IPI. With
  * {@code kvm.hostClearPreempted=plain-write} the host reads the field at the start of the
  * entry and writes zero at its end, so a request set in between is lost and vCPU 1 runs on
  * stale translations; {@code xchg} is safe. On a bare-metal backend the scenario simply has
  * two CPUs.
  */
 public final class KvmPreemptedFlush extends Catalogue {
-    static final double HOST_SLICE_NS = 20_000;
-
     @Override
     public String name() {
         return "kvm-preempted-flush";
@@ -41,7 +40,7 @@ public final class KvmPreemptedFlush extends Catalogue {
         super.configure(b, params);
         b.topology(Topology.flat(2));
         if (b.backend().virtualized()) {
-            b.pcpus(2).vms(2).profile(b.profile().with(Map.of("host.slice.ns", HOST_SLICE_NS), "kvm-preempted-flush"));
+            b.pcpus(2).vms(2);
         }
     }
 
