@@ -114,12 +114,12 @@ class ReportPagesBrowserIT {
         assertTrue(lanes.findElements(By.cssSelector("text.lane")).size() >= 2, "a lane per CPU");
         assertTrue(lanes.findElements(By.cssSelector("rect.slice")).size() > 5, "what each CPU did");
         // The demo's schedule (pct on kvm-preempted-flush, with explore's host preemption by steps)
-        // ends in one store through a stale entry: the violating access is marked, and marked once.
+        // ends in one load through a stale entry: the violating access is marked, and marked once.
         List<String> marks = lanes.findElements(By.cssSelector("g.hazard title")).stream()
                 .map(t -> t.getDomProperty("textContent")).toList();
         assertEquals(1, marks.size(), marks.toString());
         assertEquals(marks.size(), new java.util.HashSet<>(marks).size(), "no access marked twice: " + marks);
-        assertTrue(marks.stream().allMatch(m -> m.startsWith("STALE_TRANSLATION: store of 0x7f00002")), marks.toString());
+        assertTrue(marks.stream().allMatch(m -> m.startsWith("STALE_TRANSLATION: load of 0x7f00002")), marks.toString());
         assertTrue(browser.findElement(By.cssSelector("p.hazard")).getText().contains("STALE_TRANSLATION"));
         Files.copy(lanes.getScreenshotAs(OutputType.FILE).toPath(), shots().resolve("demo-swimlanes.png"), StandardCopyOption.REPLACE_EXISTING);
     }
