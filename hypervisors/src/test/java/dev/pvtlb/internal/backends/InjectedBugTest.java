@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * overcommitted host (two VMs on 4 pCPUs) at the profile's own 3 ms slice. The expected first
  * hits are what the model gives at this commit: a change that moves them should say why
  * (kvm-preempted-flush's rows went from 1 to 3 and 4 when the entry took the profile's 3 ms slice
- * instead of 20 us: a schedule must now preempt the user's vCPU itself).
+ * instead of 20 us: a schedule must now preempt the user's vCPU itself; gup-fast-vs-free's went from
+ * 2 to 273 when it took the 3 ms slice instead of 10 us).
  */
 class InjectedBugTest {
     static final String SHARED = "shape=shared threads=4 pages=16 ops=4";
@@ -52,7 +53,7 @@ class InjectedBugTest {
         "lazy-skips-freed-tables; munmap-storm; native; " + SHARED + " wait=sleep; 100; WALK_AFTER_FREE; 1",
         "scf-no-wait; madvise-nested-flush; native; ; 300; STALE_TRANSLATION; 1",
         "scf-no-wait; sysbench-mmap-rndwr; native; threads=4 ops=50 fsync_freq=10 pages=64; 300; STALE_TRANSLATION; 68",
-        "rcu-gp-instant; gup-fast-vs-free; kvm; ; 300; WALK_AFTER_FREE; 2",
+        "rcu-gp-instant; gup-fast-vs-free; kvm; ; 1000; WALK_AFTER_FREE; 273",
         // Readers pinning the region with gup_fast while it is unmapped; an NMI inside the walk
         // outlasts a flush that no IPI made wait for it (a hypercall, INVLPGB).
         "rcu-gp-instant; munmap-storm; xen-pv; " + SHARED + " wait=gup; 200; WALK_AFTER_FREE; 1",
