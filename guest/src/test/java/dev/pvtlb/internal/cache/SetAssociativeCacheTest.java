@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class SetAssociativeCacheTest {
     @Test
@@ -94,5 +96,28 @@ class SetAssociativeCacheTest {
         assertFalse(c.holds(42));
         assertFalse(c.access(42), "a miss after the clear, filling again");
         assertTrue(c.holds(42));
+    }
+
+    @ParameterizedTest(name = "{0} lines, {1} ways")
+    @CsvSource({"512, 8", "64, 4", "8, 8", "16, 1", "96, 3"})
+    void aSmallCachesPackedRecencyHoldsWhatOrderedWaysHold(int lines, int ways) {
+        // The packed form (fingerprints and a recency word) against the per-set arrays, which keep
+        // their ways in recency order: the same hit or miss every time, through a clear.
+        SetAssociativeCache packed = new SetAssociativeCache(lines, ways, false);
+        SetAssociativeCache ordered = new SetAssociativeCache(lines, ways, true);
+        java.util.SplittableRandom r = new java.util.SplittableRandom(11);
+        int hits = 0;
+        for (int i = 0; i < 100_000; i++) {
+            if (i == 50_000) {
+                packed.clear();
+                ordered.clear();
+            }
+            long key = r.nextInt(lines * 3) * 64L;
+            boolean h = packed.access(key);
+            assertEquals(h, ordered.access(key), "access " + i + " of key " + key);
+            assertEquals(ordered.holds(key), packed.holds(key));
+            hits += h ? 1 : 0;
+        }
+        assertTrue(hits > 10_000 && hits < 90_000, "both hits and misses: " + hits);
     }
 }
