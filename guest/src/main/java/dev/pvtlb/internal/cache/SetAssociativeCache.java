@@ -40,10 +40,10 @@ public final class SetAssociativeCache {
      * beside them: one byte-sized fingerprint per way (a hash of the key apart from its set
      * index), compared with all eight at once, and the ways' numbers in a nibble each, most recent
      * first. A hit or a fill moves a number to the front with a few shifts, where moving the tags
-     * themselves cost a scan and a shift of the set with a mispredicted branch or two per access
-     * (an L1 hit took 12.5 .. 14.8 ns in a loop of hits, 6.8 .. 10.4 ns this way; bench
-     * munmap-storm, interleaved runs: 0.96 .. 1.02M steps/s before, 1.05 .. 1.19M after). The same
-     * keys are held as in order: the victim is the last number.
+     * themselves cost a scan and a shift of the set per access (an L1 hit took 12.5 .. 14.8 ns in
+     * a loop of hits, 6.8 .. 10.4 ns this way; bench munmap-storm, interleaved runs: 0.96 .. 1.02M
+     * steps/s before, 1.05 .. 1.19M after). The same keys are held as in order: the victim is the
+     * last number.
      */
     private final long[] fingerprints;
     private final int[] order;

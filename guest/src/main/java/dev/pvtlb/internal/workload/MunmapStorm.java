@@ -141,7 +141,6 @@ public final class MunmapStorm implements Workload {
         private final int accesses;
         private final LatencyRecorder munmap;
         private final LatencyRecorder access;
-        private final boolean prefault;
         private int loop;
         private int phase;
         private long region;
@@ -149,7 +148,6 @@ public final class MunmapStorm implements Workload {
         Loop(Mm mm, int pages, int ops, long wsBase, int workset, int accesses, boolean prefault, LatencyRecorder munmap,
                 LatencyRecorder access) {
             this.mm = mm;
-            this.prefault = prefault;
             // With prefault the loop begins one phase early, writing the working set once.
             this.phase = prefault ? -1 : 0;
             this.pages = pages;
