@@ -138,8 +138,9 @@ public final class SetAssociativeCache {
 
     /** {@link #access} for a small cache of at most 8 ways (see {@link #fingerprints}). */
     private boolean accessPacked(long key) {
-        long h = key * 0x9E3779B97F4A7C15L;
-        int set = setMask == 0 ? 0 : (int) (h >>> setShift) & setMask;
+        long h = hash(key);
+        int set = setOf(h);
+        // The 8 bits below the set index: the set says nothing about them.
         long fp = h >>> (setShift - 8) & 0xFF;
         long tag = key ^ salt;
         int base = set * ways;
@@ -205,10 +206,15 @@ public final class SetAssociativeCache {
     }
 
     private int set(long key) {
-        if (setMask == 0) {
-            return 0;
-        }
-        // Fibonacci hashing: the top bits of key * 2^64/phi.
-        return (int) ((key * 0x9E3779B97F4A7C15L) >>> setShift) & setMask;
+        return setOf(hash(key));
+    }
+
+    /** Fibonacci hashing: key * 2^64/phi, whose top bits index the set. */
+    private static long hash(long key) {
+        return key * 0x9E3779B97F4A7C15L;
+    }
+
+    private int setOf(long hash) {
+        return setMask == 0 ? 0 : (int) (hash >>> setShift) & setMask;
     }
 }

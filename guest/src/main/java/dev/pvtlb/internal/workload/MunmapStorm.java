@@ -26,13 +26,13 @@ import java.util.function.Supplier;
  * <p>{@code shape=shared} runs the program of {@code pvtlb host bench munmap-storm} instead (one
  * unmapper per round, readers holding translations of its region; {@code wait} says what the
  * readers do between rounds): {@link SharedRegionRounds}, the shape for finding flush bugs with
- * {@code pvtlb explore} ({@code workset} and {@code accesses} are not used).
+ * {@code pvtlb explore} ({@code workset}, {@code accesses} and {@code prefault} are not used).
  *
  * <p>{@code shape=munmap.c} runs the test program itself ({@link MunmapTestProgram}): one thread
  * unmaps {@code ops} mappings of {@code pages} pages while {@code threads} readers read their
  * {@code reads} random addresses of a shared {@code region}-page mapping; the shape of the
  * published SMT-dedup figures, its main thread on {@code mainCpu} ({@code workset}, {@code accesses},
- * {@code processes} and {@code wait} are not used).
+ * {@code processes}, {@code wait} and {@code prefault} are not used).
  */
 public final class MunmapStorm implements Workload {
     @Override

@@ -83,14 +83,11 @@ class CatalogueTest {
         "lazy-leave-barrier; native; memoryModel=arm switchMmBarrier=none; STALE_TRANSLATION"
     })
     void unsafeVariantsAreFoundForFiveSeeds(String name, String backend, String sets, HazardKind kind) {
-        long[] firstHit = new long[5];
-        for (int seed = 1; seed <= 5; seed++) {
-            ExploreResult r = new Explorer(scenario(name, backend, sets, seed)).explore(new RandomStrategy(seed), FIND_BUDGET, 1e9);
-            assertFalse(r.safe(), name + " " + sets + " seed " + seed + ": nothing in " + r.schedules() + " schedules");
-            assertEquals(kind, r.hazard().kind(), r.hazard().toString());
+        ExploreResult[] found = foundForFiveSeeds(name, backend, sets, kind, FIND_BUDGET);
+        for (ExploreResult r : found) {
             assertTrue(r.shrunk().size() <= r.foundAt() * 10_000, "a schedule was recorded");
-            firstHit[seed - 1] = r.foundAt();
         }
+        long[] firstHit = firstHits(found);
         long[] sorted = firstHit.clone();
         Arrays.sort(sorted);
         System.out.printf("catalogue %s [%s] %s: first hit at schedules %s, median %d%n", name, backend, sets,
@@ -163,15 +160,9 @@ class CatalogueTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"xen-pv", "hyperv"})
     void aPreemptedGupFastWalkIsFoundWithTheProfilesHostSlice(String backend) {
-        long[] firstHit = new long[5];
-        for (int seed = 1; seed <= 5; seed++) {
-            ExploreResult r = new Explorer(scenario("gup-fast-vs-free", backend, "tableFree=immediate", seed))
-                    .explore(new RandomStrategy(seed), 5 * FIND_BUDGET, 1e9);
-            assertFalse(r.safe(), backend + " seed " + seed + ": nothing in " + r.schedules() + " schedules");
-            assertEquals(HazardKind.WALK_AFTER_FREE, r.hazard().kind(), r.hazard().toString());
-            firstHit[seed - 1] = r.foundAt();
-        }
-        assertEquals("[273, 2021, 172, 152, 98]", Arrays.toString(firstHit));
+        ExploreResult[] found = foundForFiveSeeds("gup-fast-vs-free", backend, "tableFree=immediate", HazardKind.WALK_AFTER_FREE,
+                5 * FIND_BUDGET);
+        assertEquals("[273, 2021, 172, 152, 98]", Arrays.toString(firstHits(found)));
     }
 
     /**
@@ -183,15 +174,25 @@ class CatalogueTest {
      */
     @org.junit.jupiter.api.Test
     void theCve2019_3016RaceIsFoundWithTheProfilesHostSlice() {
-        long[] firstHit = new long[5];
+        ExploreResult[] found = foundForFiveSeeds("kvm-preempted-flush", "kvm", "kvm.hostClearPreempted=plain-write",
+                HazardKind.STALE_TRANSLATION, 5 * FIND_BUDGET);
+        assertEquals("[776, 4733, 139, 1481, 330]", Arrays.toString(firstHits(found)));
+    }
+
+    /** The random strategy's exploration for seeds 1..5, each of which must find a hazard of {@code kind} within {@code budget}. */
+    static ExploreResult[] foundForFiveSeeds(String name, String backend, String sets, HazardKind kind, int budget) {
+        ExploreResult[] found = new ExploreResult[5];
         for (int seed = 1; seed <= 5; seed++) {
-            ExploreResult r = new Explorer(scenario("kvm-preempted-flush", "kvm", "kvm.hostClearPreempted=plain-write", seed))
-                    .explore(new RandomStrategy(seed), 5 * FIND_BUDGET, 1e9);
-            assertFalse(r.safe(), "seed " + seed + ": nothing in " + r.schedules() + " schedules");
-            assertEquals(HazardKind.STALE_TRANSLATION, r.hazard().kind(), r.hazard().toString());
-            firstHit[seed - 1] = r.foundAt();
+            ExploreResult r = new Explorer(scenario(name, backend, sets, seed)).explore(new RandomStrategy(seed), budget, 1e9);
+            assertFalse(r.safe(), name + " " + sets + " seed " + seed + ": nothing in " + r.schedules() + " schedules");
+            assertEquals(kind, r.hazard().kind(), r.hazard().toString());
+            found[seed - 1] = r;
         }
-        assertEquals("[776, 4733, 139, 1481, 330]", Arrays.toString(firstHit));
+        return found;
+    }
+
+    static long[] firstHits(ExploreResult[] found) {
+        return Arrays.stream(found).mapToLong(ExploreResult::foundAt).toArray();
     }
 
     /**
