@@ -24,4 +24,10 @@ public interface VcpuHost {
     default boolean pvSpinlock() {
         return false;
     }
+
+    /**
+     * The time slice the host's scheduler gives a vCPU thread that shares its pCPU with one other
+     * runnable thread: what "a host slice" means to a workload that runs for a number of them.
+     */
+    long sharedSliceNs();
 }

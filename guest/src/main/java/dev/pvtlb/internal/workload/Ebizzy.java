@@ -54,8 +54,10 @@ import java.util.function.Supplier;
  *
  * <p>{@code ops=auto} (the default): 4 records per thread on bare metal or alone on a host; with
  * other VMs on the host ({@code vms} &gt; 1) each thread goes on, like ebizzy's {@code -S seconds},
- * until {@code host_slices} host slices ({@code host.slice.ns}) of virtual time have passed, so
- * the host's scheduler is part of the run; {@code records_per_s} is then the records completed
+ * until {@code host_slices} host slices of virtual time have passed (the slice the host's
+ * scheduler gives one of two vCPU threads sharing a pCPU: {@code host.slice.ns} under EEVDF, 12 ms
+ * under {@code host.scheduler=cfs} on 8 or more pCPUs), so the host's scheduler is part of the
+ * run; {@code records_per_s} is then the records completed
  * within that time over that time (ebizzy's run of 10 s makes the last records' tail
  * negligible; here it would be as long as the run itself). {@code ops=timed} runs that long on
  * any host, one VM included, so that runs with one and with several VMs measure the same window
@@ -107,7 +109,10 @@ public final class Ebizzy implements Workload {
         }
         int ops = timed ? Integer.MAX_VALUE : opsValue.equals("auto") ? 4 : params.integer("ops", 1, 100_000_000);
         int slices = params.integer("host_slices", 1, 1_000_000);
-        long untilNs = timed ? slices * guest.costs().hostSliceNs : Long.MAX_VALUE;
+        // A host slice is the host scheduler's (CFS's is four times EEVDF's base slice); bare
+        // metal, which has none, counts the profile's.
+        long sliceNs = guest.vcpuHost() != null ? guest.vcpuHost().sharedSliceNs() : guest.costs().hostSliceNs;
+        long untilNs = timed ? slices * sliceNs : Long.MAX_VALUE;
         int pages = params.integer("chunk_pages", 1, 1 << 18);
         Mm mm = guest.newMm();
         // allocate() and write_pattern(), before the threads start: chunk 0, written.

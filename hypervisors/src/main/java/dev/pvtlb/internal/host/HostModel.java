@@ -353,6 +353,15 @@ public final class HostModel implements VcpuHost {
         return true;
     }
 
+    /**
+     * EEVDF: the profile's base slice ({@code host.slice.ns}, sysctl_sched_base_slice); CFS: the
+     * sched_slice() of one of two threads, half the scaled sched_latency (12 ms on 8 or more pCPUs).
+     */
+    @Override
+    public long sharedSliceNs() {
+        return cfs == null ? sliceNs : cfs.slice(2);
+    }
+
     // ------------------------------------------------------------------ spinning: KVM's PLE
 
     @Override
