@@ -109,6 +109,14 @@ public final class GuestKnobs {
                     + "placed half a scheduling latency back and preempts a CPU-bound vCPU more than the wake-up granularity ahead)",
             "eevdf", "cfs");
 
+    public static final KnobSpec HOST_BALANCE = KnobSpec.choice("host.balance", "none",
+            "whether the host's fair scheduler moves vCPU threads between pCPUs, for a virtualized backend: none = each stays "
+                    + "on the pCPU it was placed on (the model so far); idle = as Linux keeps CPUs busy: a vCPU woken while its "
+                    + "pCPU is busy goes to an idle pCPU (select_idle_sibling()), and a pCPU left with nothing to run pulls the "
+                    + "waiting vCPU of the busiest pCPU that has been off its CPU at least sched_migration_cost, 0.5 ms "
+                    + "(newidle_balance(), can_migrate_task())",
+            "none", "idle");
+
     public static final KnobSpec KERNEL = KnobSpec.choice(KernelRelease.KNOB, KernelRelease.NONE,
             "set every design knob, the guest's and the backend's, to what that Linux release did (KernelRelease; docs/scenarios.md, "
                     + "Kernel presets); a knob set explicitly wins; none = each knob's own default",
@@ -120,7 +128,7 @@ public final class GuestKnobs {
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
             NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
-            MM_CPUMASK, RCU, MMAP_LOCK, PAGE_LOCKS, ZERO_PAGE, HOST_SCHEDULER, KERNEL, INJECT);
+            MM_CPUMASK, RCU, MMAP_LOCK, PAGE_LOCKS, ZERO_PAGE, HOST_SCHEDULER, HOST_BALANCE, KERNEL, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -164,6 +172,8 @@ public final class GuestKnobs {
     public final boolean zeroPage;
     /** host.scheduler=cfs: the host places and preempts as CFS did before EEVDF. */
     public final boolean hostCfs;
+    /** host.balance=idle: vCPU threads move to idle pCPUs (wake-up placement and newly idle balancing). */
+    public final boolean hostBalanceIdle;
 
     public GuestKnobs(Knobs k) {
         concurrentFlush = k.bool(CONCURRENT_FLUSH.name());
@@ -173,6 +183,7 @@ public final class GuestKnobs {
         mmapLock = !k.get(MMAP_LOCK.name()).equals("off");
         faultsTakeMmapLock = k.get(MMAP_LOCK.name()).equals("rwsem");
         hostCfs = k.get(HOST_SCHEDULER.name()).equals("cfs");
+        hostBalanceIdle = k.get(HOST_BALANCE.name()).equals("idle");
         pageLocks = k.get(PAGE_LOCKS.name()).equals("on");
         zeroPage = k.get(ZERO_PAGE.name()).equals("on");
         String cpumask = k.get(MM_CPUMASK.name());

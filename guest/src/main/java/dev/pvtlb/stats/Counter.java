@@ -39,7 +39,9 @@ public enum Counter {
     /** A halted vCPU woken while the host still polled for it (halt_poll_ns): no schedule, no VM entry. */
     HALT_POLL_WAKEUPS("halt_poll_wakeups"),
     /** Tasks that slept on mm->mmap_lock (rwsem_down_read_slowpath / rwsem_down_write_slowpath). */
-    MMAP_LOCK_WAITS("mmap_lock_waits");
+    MMAP_LOCK_WAITS("mmap_lock_waits"),
+    /** The host moved a vCPU thread to another pCPU (host.balance=idle: wake-up placement, newly idle balancing). */
+    VCPU_MIGRATIONS("vcpu_migrations");
 
     public final String key;
 

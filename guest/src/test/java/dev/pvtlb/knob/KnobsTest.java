@@ -15,21 +15,22 @@ class KnobsTest {
         // x86.x2apic=physical and x86.mmCpumask=clear-on-switch are what the model did before these knobs
         // existed. Linux's x2APIC mode depends on the firmware (cluster unless the FADT or x2apic_phys asks
         // for physical); after 6.12 Linux updates mm_cpumask lazily. mmapLock=off, pageLocks=off,
-        // zeroPage=off and host.scheduler=eevdf: the model before the knobs existed; EEVDF has been the fair scheduler since 6.6. kernel=none: no release's preset.
+        // zeroPage=off and host.scheduler=eevdf: the model before the knobs existed; EEVDF has been the fair scheduler since 6.6.
+        // host.balance=none: the model before the knob existed (Linux always moves threads to idle CPUs). kernel=none: no release's preset.
         assertEquals(Map.ofEntries(Map.entry("lazy", "skip"), Map.entry("native.concurrentFlush", "true"),
                 Map.entry("native.smtSiblingDedup", "false"), Map.entry("nestedFlush", "flush"), Map.entry("tableFree", "rcu"),
                 Map.entry("shouldFlushTlb", "lazy"), Map.entry("mremapFlush", "under-ptl"), Map.entry("tableBatch", "ok"),
                 Map.entry("memoryModel", "sc"), Map.entry("switchMmBarrier", "smp_mb"), Map.entry("x86.x2apic", "physical"),
                 Map.entry("smt.flushDropsSibling", "true"), Map.entry("rcu", "sched"), Map.entry("inject", "none"),
                 Map.entry("x86.mmCpumask", "clear-on-switch"), Map.entry("mmapLock", "off"), Map.entry("host.scheduler", "eevdf"),
-                Map.entry("pageLocks", "off"), Map.entry("zeroPage", "off"), Map.entry("kernel", "none")),
+                Map.entry("host.balance", "none"), Map.entry("pageLocks", "off"), Map.entry("zeroPage", "off"), Map.entry("kernel", "none")),
                 k.values());
     }
 
     @Test
     void unknownKnobsAndValuesAreRefusedWithTheAlternatives() {
         ModelException a = assertThrows(ModelException.class, () -> Knobs.of(GuestKnobs.SPECS, Map.of("lazzy", "off")));
-        assertEquals("unknown knob 'lazzy' (known: host.scheduler, inject, kernel, lazy, memoryModel, mmapLock, mremapFlush, native.concurrentFlush, native.smtSiblingDedup, nestedFlush, pageLocks, rcu, shouldFlushTlb, smt.flushDropsSibling, switchMmBarrier, tableBatch, tableFree, x86.mmCpumask, x86.x2apic, zeroPage)", a.getMessage());
+        assertEquals("unknown knob 'lazzy' (known: host.balance, host.scheduler, inject, kernel, lazy, memoryModel, mmapLock, mremapFlush, native.concurrentFlush, native.smtSiblingDedup, nestedFlush, pageLocks, rcu, shouldFlushTlb, smt.flushDropsSibling, switchMmBarrier, tableBatch, tableFree, x86.mmCpumask, x86.x2apic, zeroPage)", a.getMessage());
         ModelException b = assertThrows(ModelException.class,
                 () -> Knobs.of(GuestKnobs.SPECS, Map.of("native.concurrentFlush", "maybe")));
         assertEquals("knob native.concurrentFlush cannot be 'maybe' (allowed: true|false)", b.getMessage());

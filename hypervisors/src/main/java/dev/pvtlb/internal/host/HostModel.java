@@ -47,6 +47,8 @@ public final class HostModel implements VcpuHost {
     /** host.scheduler=cfs: CFS's wake-up placement, preemption and slice; null under EEVDF. */
     private final CfsWakeup cfs;
     private final long entryNs;
+    /** host.balance=idle: wake-up placement on idle pCPUs and newly idle balancing. */
+    private final boolean balance;
     /** kvm->last_boosted_vcpu of each VM. */
     final int[] lastBoostedVcpu;
 
@@ -65,6 +67,7 @@ public final class HostModel implements VcpuHost {
         int n = cpus.length;
         int p = guest.config().pcpus() == 0 ? n : guest.config().pcpus();
         this.cfs = guest.knobs().hostCfs ? new CfsWakeup(p) : null;
+        this.balance = guest.knobs().hostBalanceIdle;
         int vms = guest.config().vms();
         if ((long) n * vms > 1 << 16) {
             throw new ModelException("host would hold " + ((long) n * vms) + " vCPUs; at most 65536");
@@ -256,6 +259,7 @@ public final class HostModel implements VcpuHost {
         HostVcpu prev = pc.current;
         if (prev != null) {
             prev.state = VcpuState.RUNNABLE;
+            prev.offCpuSince = engine.now();
             // kvm_sched_out(): current->on_rq, so vcpu->preempted and vcpu->ready are set.
             prev.preempted = true;
             prev.ready = true;
@@ -353,6 +357,112 @@ public final class HostModel implements VcpuHost {
         return true;
     }
 
+    // ------------------------------------------------------------------ balancing: host.balance=idle
+
+    /** sysctl_sched_migration_cost (kernel/sched/fair.c): a task that ran this recently is cache-hot. */
+    static final long MIGRATION_COST_NS = 500_000;
+
+    /**
+     * select_idle_sibling() for a vCPU woken while its pCPU {@code from} is busy: the first pCPU
+     * after it (wrapping, as select_idle_cpu()'s for_each_cpu_wrap() scans) that runs nothing and
+     * has nothing waiting, or null. The host is taken as one LLC domain.
+     */
+    private Pcpu idlePcpuAfter(Pcpu from) {
+        for (int k = 1; k < pcpus.length; k++) {
+            Pcpu o = pcpus[(from.id + k) % pcpus.length];
+            if (o.current == null && o.nrRunning() == 0) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * newidle_balance() on {@code pc}, which has nothing to run: from the pCPU with the most
+     * runnable vCPUs (at least two; the first after {@code pc} among equals), the waiting vCPU with
+     * the least virtual runtime that is not cache-hot (off its CPU at least {@link #MIGRATION_COST_NS},
+     * can_migrate_task()) moves here and runs; if only cache-hot ones wait, it looks again when the
+     * first of them cools.
+     */
+    private void pullWaiting(Pcpu pc) {
+        boolean draining = draining();
+        long now = engine.now();
+        Pcpu busiest = null;
+        int most = 1;
+        for (int k = 1; k < pcpus.length; k++) {
+            Pcpu o = pcpus[(pc.id + k) % pcpus.length];
+            int n = o.nrRunning();
+            if (n > most) {
+                most = n;
+                busiest = o;
+            }
+        }
+        if (busiest == null) {
+            return;
+        }
+        HostVcpu pick = null;
+        long coolAt = Long.MAX_VALUE;
+        for (HostVcpu o : busiest.vcpus) {
+            if (o == busiest.current || o.state != VcpuState.RUNNABLE || (draining && o.vm != 0)) {
+                continue;
+            }
+            if (now - o.offCpuSince < MIGRATION_COST_NS) {
+                coolAt = Math.min(coolAt, o.offCpuSince + MIGRATION_COST_NS);
+            } else if (pick == null || o.vruntime < pick.vruntime) {
+                pick = o;
+            }
+        }
+        if (pick == null) {
+            if (coolAt != Long.MAX_VALUE && coolAt > pc.balanceRetryAt) {
+                // Every waiting vCPU is cache-hot: the periodic (nohz idle) balance pulls one later,
+                // modelled at once when the first stops being hot (ASSUMED: Linux does it at the
+                // busy pCPU's next tick after that, within 1 ms at HZ=1000).
+                pc.balanceRetryAt = coolAt;
+                engine.at(coolAt, e -> {
+                    if (pc.current == null && pc.nrRunning() == 0) {
+                        pullWaiting(pc);
+                    }
+                });
+            }
+            return;
+        }
+        busiest.account(now);
+        migrate(pick, pc);
+        voidTimer(pc);
+        enter(pc, pick);
+        armTimer(pc);
+    }
+
+    /**
+     * Moves waiting vCPU {@code v} to {@code to}'s run queue keeping its place relative to its old
+     * queue (migrate_task_rq_fair(): vruntime less the old queue's min_vruntime, plus the new
+     * one's). An idle queue's min_vruntime is where its last runner left it: the largest virtual
+     * runtime among the halted vCPUs it holds.
+     */
+    private void migrate(HostVcpu v, Pcpu to) {
+        Pcpu from = v.pcpu;
+        long fromMin = from.minVruntime(v);
+        long toMin = to.minVruntime(null);
+        if (toMin == Long.MAX_VALUE) {
+            toMin = Long.MIN_VALUE;
+            for (HostVcpu o : to.vcpus) {
+                toMin = Math.max(toMin, o.vruntime);
+            }
+        }
+        if (fromMin != Long.MAX_VALUE && toMin != Long.MIN_VALUE) {
+            v.vruntime = v.vruntime - fromMin + toMin;
+        }
+        from.vcpus.remove(v);
+        if (from.nextBuddy == v) {
+            from.nextBuddy = null;
+        }
+        to.vcpus.add(v);
+        v.pcpu = to;
+        if (v.cpu != null) {
+            v.cpu.kernel().vmstat().inc(Counter.VCPU_MIGRATIONS);
+        }
+    }
+
     /**
      * EEVDF: the profile's base slice ({@code host.slice.ns}, sysctl_sched_base_slice); CFS: the
      * sched_slice() of one of two threads, half the scaled sched_latency (12 ms on 8 or more pCPUs).
@@ -436,12 +546,15 @@ public final class HostModel implements VcpuHost {
             });
             return;
         }
+        v.offCpuSince = engine.now();
         pc.current = null;
         HostVcpu next = pc.nextRunnable(draining);
         if (next != null) {
             voidTimer(pc);
             enter(pc, next);
             armTimer(pc);
+        } else if (balance) {
+            pullWaiting(pc);
         }
     }
 
@@ -450,12 +563,15 @@ public final class HostModel implements VcpuHost {
         v.polling = false;
         Pcpu pc = v.pcpu;
         pc.account(engine.now());
+        v.offCpuSince = engine.now();
         pc.current = null;
         HostVcpu next = pc.nextRunnable(draining());
         if (next != null) {
             voidTimer(pc);
             enter(pc, next);
             armTimer(pc);
+        } else if (balance) {
+            pullWaiting(pc);
         }
     }
 
@@ -478,6 +594,13 @@ public final class HostModel implements VcpuHost {
         // kvm_vcpu_wake_up(): runnable, and vcpu->ready (d73eb57b80b9).
         v.state = VcpuState.RUNNABLE;
         v.ready = true;
+        if (balance && pc.current != null) {
+            Pcpu idle = idlePcpuAfter(pc);
+            if (idle != null) {
+                migrate(v, idle);
+                pc = idle;
+            }
+        }
         HostVcpu cur = pc.current;
         if (cur != null && cur.polling) {
             stopPolling(cur); // need_resched(): another task became runnable on the pCPU

@@ -17,7 +17,10 @@ public final class HostVcpu {
     public KernelCpu cpu;
     public final int vm;
     public final int index;
-    final Pcpu pcpu;
+    /** The pCPU whose run queue holds it (changes only with host.balance=idle). */
+    Pcpu pcpu;
+    /** When it last left its pCPU (preempted, halted or yielding): can_migrate_task()'s task_hot() looks at it. */
+    long offCpuSince;
     VcpuState state = VcpuState.RUNNABLE;
     /** The vCPU is being entered (VM entry in progress); it runs guest code after the entry ends. */
     boolean entering;

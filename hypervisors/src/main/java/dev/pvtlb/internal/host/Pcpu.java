@@ -18,6 +18,8 @@ public final class Pcpu {
     boolean timerArmed;
     /** Bumped when a timer is armed or voided; a timer event of an older generation does nothing. */
     long timerGen;
+    /** host.balance=idle: when this idle pCPU looks for a waiting vCPU again (the latest retry armed). */
+    long balanceRetryAt = Long.MIN_VALUE;
 
     Pcpu(int id) {
         this.id = id;
