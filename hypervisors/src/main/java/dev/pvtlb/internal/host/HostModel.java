@@ -15,7 +15,8 @@ import dev.pvtlb.stats.TimeCategory;
  * them, and the host's fair scheduler running vCPU threads (kernel/sched/fair.c, the rules that
  * matter here). A vCPU is running, preempted (runnable, off its pCPU) or halted (after HLT; not
  * runnable). The guest's vCPU i sits on pCPU i mod P; other VMs' vCPUs are spread after it, so
- * with V vCPUs per VM on V pCPUs every pCPU holds one vCPU of each VM (no migration).
+ * with V vCPUs per VM on V pCPUs every pCPU holds one vCPU of each VM. They stay there unless
+ * {@code host.balance=idle} moves them to idle pCPUs (wake-up placement, newly idle balancing).
  *
  * <p>Each pCPU's queue is ordered by virtual runtime: a slice end (the tick finding the slice
  * used up) switches to the runnable vCPU with the least virtual runtime if it has run less than
