@@ -80,7 +80,7 @@ public final class HostModel implements VcpuHost {
         vmVcpus = new HostVcpu[vms][n];
         pcpus = new Pcpu[p];
         for (int i = 0; i < p; i++) {
-            pcpus[i] = new Pcpu(i);
+            pcpus[i] = new Pcpu(i, cfs);
         }
         for (int vm = 0; vm < vms; vm++) {
             for (int i = 0; i < n; i++) {
@@ -314,9 +314,10 @@ public final class HostModel implements VcpuHost {
     }
 
     /**
-     * resched_curr() then schedule() on {@code pc}: the next buddy if one is set and eligible, else
-     * a waiting vCPU that has run less than the current one (or, when {@code yielding}, any eligible
-     * waiting one: yield_task_fair() pushes the current vCPU's deadline behind the others').
+     * resched_curr() then schedule() on {@code pc}: the next buddy if one is set and may run ahead
+     * ({@link Pcpu#mayRunAhead}), else a waiting vCPU that has run less than the current one (or,
+     * when {@code yielding}, any waiting one that may run ahead: EEVDF's yield_task_fair() pushes
+     * the current vCPU's deadline behind the others', CFS's makes it the skip buddy).
      */
     private void resched(Pcpu pc, boolean yielding) {
         HostVcpu cur = pc.current;
@@ -326,7 +327,7 @@ public final class HostModel implements VcpuHost {
         pc.account(engine.now());
         HostVcpu next = pc.nextRunnable(draining());
         if (next == null || (cur != null && next != pc.nextBuddy
-                && (yielding ? !pc.eligible(next) : next.vruntime >= cur.vruntime))) {
+                && (yielding ? !pc.mayRunAhead(next) : next.vruntime >= cur.vruntime))) {
             return;
         }
         voidTimer(pc);

@@ -21,8 +21,16 @@ public final class Pcpu {
     /** host.balance=idle: when this idle pCPU looks for a waiting vCPU again (the latest retry armed). */
     long balanceRetryAt = Long.MIN_VALUE;
 
+    /** host.scheduler=cfs: its rules for a buddy; null under EEVDF. */
+    private final CfsWakeup cfs;
+
     Pcpu(int id) {
+        this(id, null);
+    }
+
+    Pcpu(int id, CfsWakeup cfs) {
         this.id = id;
+        this.cfs = cfs;
     }
 
     /** update_curr(): charges the current vCPU's time since the last update to its virtual runtime. */
@@ -34,13 +42,13 @@ public final class Pcpu {
     }
 
     /**
-     * pick_next_entity(): the next buddy if it is runnable and eligible, else the runnable vCPU other than the
-     * current one with the least virtual runtime (ties go round-robin after the current one), or
-     * null. {@code guestOnly}: only the primary guest's vCPUs (VM 0).
+     * pick_next_entity(): the next buddy if it is runnable and may run ahead ({@link #mayRunAhead}),
+     * else the runnable vCPU other than the current one with the least virtual runtime (ties go
+     * round-robin after the current one), or null. {@code guestOnly}: only the primary guest's vCPUs (VM 0).
      */
     HostVcpu nextRunnable(boolean guestOnly) {
         if (nextBuddy != null && nextBuddy != current && nextBuddy.state == VcpuState.RUNNABLE
-                && (!guestOnly || nextBuddy.vm == 0) && eligible(nextBuddy)) {
+                && (!guestOnly || nextBuddy.vm == 0) && mayRunAhead(nextBuddy)) {
             return nextBuddy;
         }
         int n = vcpus.size();
@@ -65,6 +73,16 @@ public final class Pcpu {
             }
         }
         return min;
+    }
+
+    /**
+     * Whether a buddy (a directed yield's target, or the vCPU a yielder leaves its pCPU to) may run
+     * ahead of the queue's order. EEVDF: while {@link #eligible}. CFS (pick_next_entity() up to
+     * 6.5): while it is at most the wake-up granularity ahead of the leftmost of the queue, the
+     * current vCPU included (wakeup_preempt_entity(buddy, left) &lt; 1).
+     */
+    boolean mayRunAhead(HostVcpu v) {
+        return cfs == null ? eligible(v) : !cfs.preempts(v.vruntime, minVruntime(null));
     }
 
     /**
