@@ -361,64 +361,18 @@ public final class HostModel implements VcpuHost {
 
     // ------------------------------------------------------------------ balancing: host.balance=idle
 
-    /** sysctl_sched_migration_cost (kernel/sched/fair.c): a task that ran this recently is cache-hot. */
-    static final long MIGRATION_COST_NS = 500_000;
-
     /**
-     * select_idle_sibling() for a vCPU woken while its pCPU {@code from} is busy: the first pCPU
-     * after it (wrapping, as select_idle_cpu()'s for_each_cpu_wrap() scans) that runs nothing and
-     * has nothing waiting, or null. The host is taken as one LLC domain.
-     */
-    private Pcpu idlePcpuAfter(Pcpu from) {
-        for (int k = 1; k < pcpus.length; k++) {
-            Pcpu o = pcpus[(from.id + k) % pcpus.length];
-            if (o.current == null && o.nrRunning() == 0) {
-                return o;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * newidle_balance() on {@code pc}, which has nothing to run: from the pCPU with the most
-     * runnable vCPUs (at least two; the first after {@code pc} among equals), the waiting vCPU with
-     * the least virtual runtime that is not cache-hot (off its CPU at least {@link #MIGRATION_COST_NS},
-     * can_migrate_task()) moves here and runs; if only cache-hot ones wait, it looks again when the
-     * first of them cools.
+     * newidle_balance() on {@code pc}, which has nothing to run: the waiting vCPU {@link IdleBalance}
+     * picks moves here and runs; if only cache-hot ones wait, {@code pc} looks again when the first
+     * of them cools (standing for the periodic and nohz idle balance, ASSUMED at once: Linux runs it
+     * at the busy pCPU's next tick after that, within 1 ms at HZ=1000).
      */
     private void pullWaiting(Pcpu pc) {
-        boolean draining = draining();
         long now = engine.now();
-        Pcpu busiest = null;
-        int most = 1;
-        for (int k = 1; k < pcpus.length; k++) {
-            Pcpu o = pcpus[(pc.id + k) % pcpus.length];
-            int n = o.nrRunning();
-            if (n > most) {
-                most = n;
-                busiest = o;
-            }
-        }
-        if (busiest == null) {
-            return;
-        }
-        HostVcpu pick = null;
-        long coolAt = Long.MAX_VALUE;
-        for (HostVcpu o : busiest.vcpus) {
-            if (o == busiest.current || o.state != VcpuState.RUNNABLE || (draining && o.vm != 0)) {
-                continue;
-            }
-            if (now - o.offCpuSince < MIGRATION_COST_NS) {
-                coolAt = Math.min(coolAt, o.offCpuSince + MIGRATION_COST_NS);
-            } else if (pick == null || o.vruntime < pick.vruntime) {
-                pick = o;
-            }
-        }
-        if (pick == null) {
+        IdleBalance.Pull pull = IdleBalance.pick(pcpus, pc, now, draining());
+        if (pull.vcpu() == null) {
+            long coolAt = pull.coolAt();
             if (coolAt != Long.MAX_VALUE && coolAt > pc.balanceRetryAt) {
-                // Every waiting vCPU is cache-hot: the periodic (nohz idle) balance pulls one later,
-                // modelled at once when the first stops being hot (ASSUMED: Linux does it at the
-                // busy pCPU's next tick after that, within 1 ms at HZ=1000).
                 pc.balanceRetryAt = coolAt;
                 engine.at(coolAt, e -> {
                     if (pc.current == null && pc.nrRunning() == 0) {
@@ -428,41 +382,11 @@ public final class HostModel implements VcpuHost {
             }
             return;
         }
-        busiest.account(now);
-        migrate(pick, pc);
+        pull.vcpu().pcpu.account(now);
+        IdleBalance.migrate(pull.vcpu(), pc);
         voidTimer(pc);
-        enter(pc, pick);
+        enter(pc, pull.vcpu());
         armTimer(pc);
-    }
-
-    /**
-     * Moves waiting vCPU {@code v} to {@code to}'s run queue keeping its place relative to its old
-     * queue (migrate_task_rq_fair(): vruntime less the old queue's min_vruntime, plus the new
-     * one's). An idle queue's min_vruntime is where its last runner left it: the largest virtual
-     * runtime among the halted vCPUs it holds.
-     */
-    private void migrate(HostVcpu v, Pcpu to) {
-        Pcpu from = v.pcpu;
-        long fromMin = from.minVruntime(v);
-        long toMin = to.minVruntime(null);
-        if (toMin == Long.MAX_VALUE) {
-            toMin = Long.MIN_VALUE;
-            for (HostVcpu o : to.vcpus) {
-                toMin = Math.max(toMin, o.vruntime);
-            }
-        }
-        if (fromMin != Long.MAX_VALUE && toMin != Long.MIN_VALUE) {
-            v.vruntime = v.vruntime - fromMin + toMin;
-        }
-        from.vcpus.remove(v);
-        if (from.nextBuddy == v) {
-            from.nextBuddy = null;
-        }
-        to.vcpus.add(v);
-        v.pcpu = to;
-        if (v.cpu != null) {
-            v.cpu.kernel().vmstat().inc(Counter.VCPU_MIGRATIONS);
-        }
     }
 
     /**
@@ -597,9 +521,9 @@ public final class HostModel implements VcpuHost {
         v.state = VcpuState.RUNNABLE;
         v.ready = true;
         if (balance && pc.current != null) {
-            Pcpu idle = idlePcpuAfter(pc);
+            Pcpu idle = IdleBalance.idlePcpuAfter(pcpus, pc);
             if (idle != null) {
-                migrate(v, idle);
+                IdleBalance.migrate(v, idle);
                 pc = idle;
             }
         }

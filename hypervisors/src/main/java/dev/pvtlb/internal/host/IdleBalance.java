@@ -1,0 +1,102 @@
+package dev.pvtlb.internal.host;
+
+import dev.pvtlb.stats.Counter;
+
+/**
+ * How the host's fair scheduler keeps pCPUs busy ({@code host.balance=idle}; kernel/sched/fair.c):
+ * a vCPU thread woken while its pCPU is busy goes to an idle pCPU (select_idle_sibling()), and a
+ * pCPU left with nothing to run pulls a waiting vCPU from the busiest pCPU (newidle_balance(),
+ * can_migrate_task()). The host is taken as one LLC domain; there is no periodic balancing
+ * between busy pCPUs. {@link HostModel} decides when, this class which pCPU and which vCPU.
+ */
+final class IdleBalance {
+    /** sysctl_sched_migration_cost (kernel/sched/fair.c): a task that ran this recently is cache-hot. */
+    static final long MIGRATION_COST_NS = 500_000;
+
+    private IdleBalance() {
+    }
+
+    /** A newly idle pCPU's pick: the vCPU to pull (or null), else when the first cache-hot waiting one cools (MAX_VALUE: none waits). */
+    record Pull(HostVcpu vcpu, long coolAt) {
+    }
+
+    /**
+     * select_idle_sibling() for a vCPU woken while its pCPU {@code from} is busy: the first pCPU
+     * after it (wrapping, as select_idle_cpu()'s for_each_cpu_wrap() scans) that runs nothing and
+     * has nothing waiting, or null.
+     */
+    static Pcpu idlePcpuAfter(Pcpu[] pcpus, Pcpu from) {
+        for (int k = 1; k < pcpus.length; k++) {
+            Pcpu o = pcpus[(from.id + k) % pcpus.length];
+            if (o.current == null && o.nrRunning() == 0) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * newidle_balance() for idle pCPU {@code idle}: from the pCPU with the most runnable vCPUs (at
+     * least two; the first after {@code idle} among equals), the waiting vCPU with the least
+     * virtual runtime that is not cache-hot (off its CPU at least {@link #MIGRATION_COST_NS}).
+     * {@code guestOnly}: only the primary guest's vCPUs (the run is draining).
+     */
+    static Pull pick(Pcpu[] pcpus, Pcpu idle, long now, boolean guestOnly) {
+        Pcpu busiest = null;
+        int most = 1;
+        for (int k = 1; k < pcpus.length; k++) {
+            Pcpu o = pcpus[(idle.id + k) % pcpus.length];
+            int n = o.nrRunning();
+            if (n > most) {
+                most = n;
+                busiest = o;
+            }
+        }
+        if (busiest == null) {
+            return new Pull(null, Long.MAX_VALUE);
+        }
+        HostVcpu pick = null;
+        long coolAt = Long.MAX_VALUE;
+        for (HostVcpu o : busiest.vcpus) {
+            if (o == busiest.current || o.state != VcpuState.RUNNABLE || (guestOnly && o.vm != 0)) {
+                continue;
+            }
+            if (now - o.offCpuSince < MIGRATION_COST_NS) {
+                coolAt = Math.min(coolAt, o.offCpuSince + MIGRATION_COST_NS);
+            } else if (pick == null || o.vruntime < pick.vruntime) {
+                pick = o;
+            }
+        }
+        return new Pull(pick, coolAt);
+    }
+
+    /**
+     * Moves waiting vCPU {@code v} to {@code to}'s run queue keeping its place relative to its old
+     * queue (migrate_task_rq_fair(): vruntime less the old queue's min_vruntime, plus the new
+     * one's). An idle queue's min_vruntime is where its last runner left it: the largest virtual
+     * runtime among the halted vCPUs it holds.
+     */
+    static void migrate(HostVcpu v, Pcpu to) {
+        Pcpu from = v.pcpu;
+        long fromMin = from.minVruntime(v);
+        long toMin = to.minVruntime(null);
+        if (toMin == Long.MAX_VALUE) {
+            toMin = Long.MIN_VALUE;
+            for (HostVcpu o : to.vcpus) {
+                toMin = Math.max(toMin, o.vruntime);
+            }
+        }
+        if (fromMin != Long.MAX_VALUE && toMin != Long.MIN_VALUE) {
+            v.vruntime = v.vruntime - fromMin + toMin;
+        }
+        from.vcpus.remove(v);
+        if (from.nextBuddy == v) {
+            from.nextBuddy = null;
+        }
+        to.vcpus.add(v);
+        v.pcpu = to;
+        if (v.cpu != null) {
+            v.cpu.kernel().vmstat().inc(Counter.VCPU_MIGRATIONS);
+        }
+    }
+}
