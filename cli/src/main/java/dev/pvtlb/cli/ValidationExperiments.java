@@ -230,7 +230,7 @@ final class ValidationExperiments {
                 // spinlocks, as a 5.2 KVM guest has them) as every kernel does, and each VM count is measured over
                 // the same window (ops=timed: 20 host slices, as ebizzy -S runs for a time).
                 runs.add(ValidationRun.onBackend("kb-" + vms + "-" + v, "ebizzy", "kvm", "vms=" + vms, "kvm.boost=" + v,
-                        "kvm.pvSchedYield=false", "kvm.boostUserMode=false", "host.scheduler=cfs", "host.balance=idle", "others=same",
+                        "kvm.pvSchedYield=false", "kvm.boostUserMode=false", "host.scheduler=cfs", "host.balance=idle", "kvm.preemptedOnHalt=true", "kvm.schedYieldSkipsIdle=false", "others=same",
                         "ops=timed", "mmapLock=rwsem", "pageLocks=on"));
             }
         }
@@ -239,7 +239,7 @@ final class ValidationExperiments {
                 "2-socket Skylake, 80 hyperthreads, 80-vCPU 80 GB VMs, ebizzy -M in one VM and the same in the others; "
                         + "host without vs with the boost; emulated: ebizzy --backend kvm (64 vCPUs on 64 pCPUs), vms=1..3, "
                         + "kvm.boost=false vs true, kvm.pvSchedYield=false, kvm.boostUserMode=false, host.scheduler=cfs, "
-                        + "host.balance=idle, others=same (the other VMs run ebizzy), ops=timed, mmapLock=rwsem, pageLocks=on",
+                        + "host.balance=idle, kvm.preemptedOnHalt=true, kvm.schedYieldSkipsIdle=false, others=same (the other VMs run ebizzy), ops=timed, mmapLock=rwsem, pageLocks=on",
                 runs, List.of(
                         new ValidationFigure("records/s change, 1 VM", FigureUnit.PERCENT, change(21443, 23520),
                                 "21443 -> 23520", Band.closed(0, 25), r -> boostGain(r, 1)),
@@ -258,13 +258,13 @@ final class ValidationExperiments {
                 "Wanpeng Li, \"KVM: X86: Implement PV sched yield\", commit 715062970f37, 2019 (cover letter of the series)",
                 "over-subscribed host, ebizzy, PV TLB flush disabled so that flush IPIs go through smp_call_function_many; "
                         + "emulated: ebizzy --backend kvm, vms=2, others=same, mmapLock=rwsem, pageLocks=on, kvm.pvTlbFlush=false, kvm.boostUserMode=false, "
-                        + "host.scheduler=cfs, host.balance=idle, kvm.pvSchedYield=false vs true",
+                        + "host.scheduler=cfs, host.balance=idle, kvm.preemptedOnHalt=true, kvm.schedYieldSkipsIdle=false, kvm.pvSchedYield=false vs true",
                 // A host of 2019 (Linux 5.3): the boost (5.2) is there, 52acd22faa1a (5.13) is not, CFS schedules
             // and moves threads to idle CPUs.
                 List.of(ValidationRun.onBackend("ky-false", "ebizzy", "kvm", "vms=2", "kvm.pvTlbFlush=false", "kvm.pvSchedYield=false",
-                                "kvm.boostUserMode=false", "host.scheduler=cfs", "host.balance=idle", "others=same", "mmapLock=rwsem", "pageLocks=on"),
+                                "kvm.boostUserMode=false", "host.scheduler=cfs", "host.balance=idle", "kvm.preemptedOnHalt=true", "kvm.schedYieldSkipsIdle=false", "others=same", "mmapLock=rwsem", "pageLocks=on"),
                         ValidationRun.onBackend("ky-true", "ebizzy", "kvm", "vms=2", "kvm.pvTlbFlush=false", "kvm.pvSchedYield=true",
-                                "kvm.boostUserMode=false", "host.scheduler=cfs", "host.balance=idle", "others=same", "mmapLock=rwsem", "pageLocks=on")),
+                                "kvm.boostUserMode=false", "host.scheduler=cfs", "host.balance=idle", "kvm.preemptedOnHalt=true", "kvm.schedYieldSkipsIdle=false", "others=same", "mmapLock=rwsem", "pageLocks=on")),
                 List.of(new ValidationFigure("records/s change", FigureUnit.PERCENT, 17, "+17%", Band.closed(5, 40),
                         r -> change(r.mean("ky-false", "records_per_s"), r.mean("ky-true", "records_per_s")))),
                 null);

@@ -63,6 +63,13 @@ public enum KernelRelease {
             Design.of("kvm.boostUserMode", "false"),
             // KVM_HC_SCHED_YIELD (715062970f37, "KVM: X86: Implement PV sched yield in linux guest") is 5.3.
             Design.of("kvm.pvSchedYield", "false"),
+            // kvm_arch_vcpu_put() sets steal_time.preempted on every put, a halted vCPU's included (as
+            // 9ee83635d872's message of 2022 describes); "KVM: x86: do not set st->preempted when going
+            // back to user space" (2022) limited it to vCPUs preempted while runnable.
+            Design.of("kvm.preemptedOnHalt", "true"),
+            // kvm_smp_send_call_func_ipi() yields to the first preempted target, idle or not, until
+            // 9ee83635d872 "KVM: x86: Yield to IPI target vCPU only if it is busy" (5.17).
+            Design.of("kvm.schedYieldSkipsIdle", "false"),
             // arm64 has always broadcast TLBI ...IS; Takao Indoh's local-TLBI option was not merged.
             Design.of("arm64.flush", "broadcast"),
             // arm64's switch_mm (check_and_switch_context()) does not maintain mm_cpumask.
@@ -94,7 +101,11 @@ public enum KernelRelease {
             // native_flush_tlb_multi().
             Design.of("native.concurrentFlush", "true"),
             // 52acd22faa1a "KVM: Boost vCPU candidate in user mode which is delivering interrupt" (5.13).
-            Design.of("kvm.boostUserMode", "true"))),
+            Design.of("kvm.boostUserMode", "true"),
+            // "KVM: x86: do not set st->preempted when going back to user space" (2022; its release not verified).
+            Design.of("kvm.preemptedOnHalt", "false"),
+            // 9ee83635d872 (5.17).
+            Design.of("kvm.schedYieldSkipsIdle", "true"))),
 
     // Carried over from 6.1, and why 6.13 still has it:
     // shouldFlushTlb: should_flush_tlb() checks loaded_mm only from 6db2526c1d69 ("Only trim the mm_cpumask once a

@@ -56,6 +56,13 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
     static final KnobSpec PV_SPINLOCK = KnobSpec.bool("kvm.pvSpinlock", true,
             "KVM_FEATURE_PV_UNHALT: paravirtual spinlocks (kvm_spinlock_init()): a waiter that has spun SPIN_THRESHOLD turns "
                     + "halts (kvm_wait) and the unlocker kicks it awake with KVM_HC_KICK_CPU; false: waiters only spin");
+    static final KnobSpec PREEMPTED_ON_HALT = KnobSpec.bool("kvm.preemptedOnHalt", false,
+            "steal_time.preempted is set for a halted vCPU too when its thread is scheduled out (kvm_arch_vcpu_put() on every "
+                    + "put, so an idle vCPU looks preempted to the guest: described in 9ee83635d872's message, 2022); false: only "
+                    + "for a vCPU descheduled while runnable (\"KVM: x86: do not set st->preempted when going back to user space\", 2022)");
+    static final KnobSpec SCHED_YIELD_SKIPS_IDLE = KnobSpec.bool("kvm.schedYieldSkipsIdle", true,
+            "kvm_smp_send_call_func_ipi() yields only to a preempted target that is not idle (9ee83635d872, \"KVM: x86: Yield to "
+                    + "IPI target vCPU only if it is busy\", 5.17); false: to the first preempted target, idle or not (715062970f37)");
     static final byte KVM_VCPU_PREEMPTED = 1;
     static final byte KVM_VCPU_FLUSH_TLB = 2;
 
@@ -66,6 +73,8 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
     private final byte[] preempted;
     private final HostModel host;
     private final boolean pvSchedYield;
+    private final boolean preemptedOnHalt;
+    private final boolean schedYieldSkipsIdle;
 
     KvmBackend(Kernel guest, Knobs k) {
         super(guest.knobs());
@@ -74,6 +83,8 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
         this.plainWrite = k.get(HOST_CLEAR.name()).equals("plain-write");
         this.preempted = new byte[guest.cpus().length];
         this.pvSchedYield = k.bool(PV_SCHED_YIELD.name());
+        this.preemptedOnHalt = k.bool(PREEMPTED_ON_HALT.name());
+        this.schedYieldSkipsIdle = k.bool(SCHED_YIELD_SKIPS_IDLE.name());
         this.host = HostModel.attach(guest, this, new KvmSpin(k.bool(PLE.name()), k.bool(BOOST.name()),
                 k.bool(BOOST_USER_MODE.name()), k.bool(HALT_POLL.name()), k.bool(PV_SPINLOCK.name())));
     }
@@ -81,8 +92,8 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
     /**
      * kvm_smp_send_call_func_ipi() (arch/x86/kernel/kvm.c, 715062970f37): the IPIs go out (one
      * KVM_HC_SEND_IPI hypercall, KVM_FEATURE_PV_SEND_IPI); then, for the first target that is not
-     * idle and whose steal_time.preempted is set, one KVM_HC_SCHED_YIELD hypercall, which the host
-     * answers with a directed yield to it.
+     * idle (with {@code kvm.schedYieldSkipsIdle}) and whose steal_time.preempted is set, one
+     * KVM_HC_SCHED_YIELD hypercall, which the host answers with a directed yield to it if it can.
      */
     private long sendCallFuncIpi(HypercallIpi ipi, Cpu from, Cpu[] targets, int count) {
         long cost = ipi.send(from, targets, count);
@@ -92,8 +103,9 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
         }
         for (int i = 0; i < count; i++) {
             KernelCpu t = (KernelCpu) targets[i];
-            // !idle_cpu(cpu) && vcpu_is_preempted(cpu)
-            if (t.current() != null && (preempted[t.id] & KVM_VCPU_PREEMPTED) != 0) {
+            // !idle_cpu(cpu) && vcpu_is_preempted(cpu); before 9ee83635d872 (5.17) vcpu_is_preempted(cpu) alone,
+            // and the loop stops at the first preempted target whether or not the host can yield to it.
+            if ((!schedYieldSkipsIdle || t.current() != null) && (preempted[t.id] & KVM_VCPU_PREEMPTED) != 0) {
                 guest.vmstat().inc(Counter.HYPERCALLS);
                 host.schedYield(from, t);
                 return cost + guest.costs().hypercallNs;
@@ -129,10 +141,13 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
         }));
     }
 
-    /** kvm_steal_time_set_preempted(): only a vCPU descheduled while runnable. */
+    /**
+     * kvm_steal_time_set_preempted(): a vCPU descheduled while runnable; with
+     * {@code kvm.preemptedOnHalt}, a halted one whose thread is scheduled out too.
+     */
     @Override
     public void descheduled(HostVcpu v, boolean wasRunnable) {
-        if (wasRunnable) {
+        if (wasRunnable || preemptedOnHalt) {
             preempted[v.cpu.id] = KVM_VCPU_PREEMPTED;
         }
     }
@@ -163,7 +178,8 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
     public static final class Provider extends BackendProvider {
         public Provider() {
             super("kvm", "KVM guest: IPIs, except preempted vCPUs get KVM_VCPU_FLUSH_TLB in steal time, flushed at next entry", true,
-                    PV_TLB_FLUSH, HOST_CLEAR, PLE, BOOST, BOOST_USER_MODE, PV_SCHED_YIELD, HALT_POLL, PV_SPINLOCK);
+                    PV_TLB_FLUSH, HOST_CLEAR, PLE, BOOST, BOOST_USER_MODE, PV_SCHED_YIELD, HALT_POLL, PV_SPINLOCK,
+                    PREEMPTED_ON_HALT, SCHED_YIELD_SKIPS_IDLE);
         }
 
         @Override

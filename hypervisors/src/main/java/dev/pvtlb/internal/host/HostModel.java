@@ -456,7 +456,6 @@ public final class HostModel implements VcpuHost {
         v.state = VcpuState.HALTED;
         v.spinGen++;
         vcpu.vcpuPreempt();
-        hooks[v.vm].descheduled(v, false);
         long min = pc.minVruntime(v);
         // dequeue_entity(): the lag is kept for place_entity(), within one slice either way.
         v.lag = min == Long.MAX_VALUE ? 0 : Math.clamp(min - v.vruntime, -sliceNs, sliceNs);
@@ -472,6 +471,7 @@ public final class HostModel implements VcpuHost {
             });
             return;
         }
+        hooks[v.vm].descheduled(v, false); // kvm_sched_out(), not runnable: the thread sleeps
         v.offCpuSince = engine.now();
         pc.current = null;
         HostVcpu next = pc.nextRunnable(draining);
@@ -489,6 +489,7 @@ public final class HostModel implements VcpuHost {
         v.polling = false;
         Pcpu pc = v.pcpu;
         pc.account(engine.now());
+        hooks[v.vm].descheduled(v, false); // the poll is over: kvm_sched_out(), the thread sleeps
         v.offCpuSince = engine.now();
         pc.current = null;
         HostVcpu next = pc.nextRunnable(draining());
