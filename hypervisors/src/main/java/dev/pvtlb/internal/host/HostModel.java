@@ -213,7 +213,7 @@ public final class HostModel implements VcpuHost {
         }
         pc.timerArmed = true;
         long gen = ++pc.timerGen;
-        long base = cfs == null ? sliceNs : cfs.slice(pc.nrRunning());
+        long base = sliceFor(pc.nrRunning());
         long slice = engine.chooseInRange(ChoicePoint.PREEMPT, base / 2, base * 3 / 2, SLICE_POINTS);
         if (pc.current != null) {
             pc.current.deadline = pc.current.vruntime + slice;
@@ -395,7 +395,12 @@ public final class HostModel implements VcpuHost {
      */
     @Override
     public long sharedSliceNs() {
-        return cfs == null ? sliceNs : cfs.slice(2);
+        return sliceFor(2);
+    }
+
+    /** The slice of one of {@code nrRunning} vCPU threads on a pCPU: EEVDF's base slice, CFS's sched_slice(). */
+    private long sliceFor(int nrRunning) {
+        return cfs == null ? sliceNs : cfs.slice(nrRunning);
     }
 
     // ------------------------------------------------------------------ spinning: KVM's PLE
@@ -459,7 +464,6 @@ public final class HostModel implements VcpuHost {
         long min = pc.minVruntime(v);
         // dequeue_entity(): the lag is kept for place_entity(), within one slice either way.
         v.lag = min == Long.MAX_VALUE ? 0 : Math.clamp(min - v.vruntime, -sliceNs, sliceNs);
-        boolean draining = draining();
         if (kvm != null && kvm.haltPoll() && guest.costs().haltPollNs > 0 && !pc.othersRunnable(v)) {
             // kvm_vcpu_halt(): poll while the vCPU thread is the pCPU's only runnable task.
             v.polling = true;
@@ -471,25 +475,23 @@ public final class HostModel implements VcpuHost {
             });
             return;
         }
-        hooks[v.vm].descheduled(v, false); // kvm_sched_out(), not runnable: the thread sleeps
-        v.offCpuSince = engine.now();
-        pc.current = null;
-        HostVcpu next = pc.nextRunnable(draining);
-        if (next != null) {
-            voidTimer(pc);
-            enter(pc, next);
-            armTimer(pc);
-        } else if (balance) {
-            pullWaiting(pc);
-        }
+        sleepOff(v);
     }
 
     /** The poll of a halted vCPU ended without a wake-up (or another vCPU wants the pCPU): schedule. */
     private void stopPolling(HostVcpu v) {
         v.polling = false;
+        v.pcpu.account(engine.now());
+        sleepOff(v);
+    }
+
+    /**
+     * kvm_sched_out() of halted vCPU {@code v}, not runnable: its thread sleeps and its pCPU runs
+     * the next waiting vCPU or, with host.balance=idle, pulls one from another pCPU.
+     */
+    private void sleepOff(HostVcpu v) {
         Pcpu pc = v.pcpu;
-        pc.account(engine.now());
-        hooks[v.vm].descheduled(v, false); // the poll is over: kvm_sched_out(), the thread sleeps
+        hooks[v.vm].descheduled(v, false);
         v.offCpuSince = engine.now();
         pc.current = null;
         HostVcpu next = pc.nextRunnable(draining());

@@ -24,10 +24,6 @@ public final class Pcpu {
     /** host.scheduler=cfs: its rules for a buddy; null under EEVDF. */
     private final CfsWakeup cfs;
 
-    Pcpu(int id) {
-        this(id, null);
-    }
-
     Pcpu(int id, CfsWakeup cfs) {
         this.id = id;
         this.cfs = cfs;

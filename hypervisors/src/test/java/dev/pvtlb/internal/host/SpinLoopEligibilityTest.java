@@ -21,14 +21,14 @@ class SpinLoopEligibilityTest {
 
     @Test
     void aVcpuOutsideASpinLoopIsAlwaysEligible() {
-        HostVcpu v = new HostVcpu(null, 1, 0, new Pcpu(0));
+        HostVcpu v = new HostVcpu(null, 1, 0, new Pcpu(0, null));
         assertEquals(List.of(true, true, true), consider(v, 3));
         assertEquals(false, v.dyEligible, "dy_eligible only toggles inside a spin loop");
     }
 
     @Test
     void aVcpuInsideASpinLoopIsEligibleEverySecondTime() {
-        HostVcpu v = new HostVcpu(null, 1, 0, new Pcpu(0));
+        HostVcpu v = new HostVcpu(null, 1, 0, new Pcpu(0, null));
         v.inSpinLoop = true; // scheduled out by its own directed yield
         assertEquals(List.of(false, true, false, true), consider(v, 4));
         KvmSpin.leaveSpinLoop(v); // it runs again: kvm_vcpu_on_spin() returns
