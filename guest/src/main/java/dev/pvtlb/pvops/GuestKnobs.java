@@ -9,9 +9,10 @@ import java.util.List;
 public final class GuestKnobs {
     public static final KnobSpec CONCURRENT_FLUSH = KnobSpec.bool("native.concurrentFlush", true,
             "the x86/tlb concurrent-flush series (Nadav Amit, Linux 5.13): flush locally while remote IPIs are in flight "
-                    + "(4ce94eabac16), is_lazy on a line of its own (cpu_tlbstate_shared) written only when it changes; "
-                    + "false: the local flush before the remote ones, and is_lazy in cpu_tlbstate's line, dirtied by "
-                    + "every flush_tlb_func() and switch_mm");
+                    + "(4ce94eabac16), is_lazy on a line of its own (cpu_tlbstate_shared) written only when it changes, "
+                    + "a call that sends one IPI sends it by the single-target path; "
+                    + "false: the local flush before the remote ones, is_lazy in cpu_tlbstate's line, dirtied by "
+                    + "every flush_tlb_func() and switch_mm, and the single-target path for a call with one target");
     public static final KnobSpec SMT_SIBLING_DEDUP = KnobSpec.bool("native.smtSiblingDedup", false,
             "IPI only one thread of each SMT pair in the mask (Alex Shi, LKML 2012; not merged)");
     public static final KnobSpec LAZY = KnobSpec.choice("lazy", "skip",

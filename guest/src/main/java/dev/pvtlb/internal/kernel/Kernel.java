@@ -580,6 +580,31 @@ public final class Kernel implements AutoCloseable, BackendContext {
         return sendingReschedule;
     }
 
+    /** Set while a call-function IPI goes out by the single-target path (CALL_FUNCTION_SINGLE_VECTOR). */
+    private boolean sendingSingleCallFunction;
+
+    /**
+     * The IPIs of one smp_call_function_many_cond() through the backend's IPI delivery.
+     * {@code single}: the call takes the single-target path, arch_send_call_function_single_ipi(),
+     * not arch_send_call_function_ipi_mask() (smp_ops.send_call_func_ipi, which a paravirt guest may
+     * hook, as KVM's kvm_smp_send_call_func_ipi() does): since the concurrent-flush series (Nadav
+     * Amit, "smp: Run functions concurrently in smp_call_function_many_cond()", 5.13) when one IPI
+     * goes out; before it, when the call has one target (the fast path to smp_call_function_single()).
+     */
+    public long sendCallFunctionIpis(KernelCpu from, KernelCpu[] targets, int count, boolean single) {
+        sendingSingleCallFunction = single;
+        try {
+            return ipiDelivery.send(from, targets, count);
+        } finally {
+            sendingSingleCallFunction = false;
+        }
+    }
+
+    /** Whether the call-function IPI being sent takes the single-target path (see {@link #sendCallFunctionIpis}). */
+    public boolean sendingSingleCallFunction() {
+        return sendingSingleCallFunction;
+    }
+
 
     /** The host model the vCPUs run on, or null on bare metal. */
     public VcpuHost vcpuHost() {

@@ -24,6 +24,8 @@ public final class SmpCallFunctionMany extends KernelPath {
     private final String name;
     private KernelCpu initiator;
     private int outstanding;
+    /** The call's targets (those the condition kept), counted as they are queued. */
+    private int queued;
     /** Targets whose queue was empty: they get the IPI (step 1). */
     private KernelCpu[] ipi;
     private int nIpi;
@@ -73,6 +75,7 @@ public final class SmpCallFunctionMany extends KernelPath {
                         }
                     }
                     outstanding++;
+                    queued++;
                     // csd_lock() on the csd for t (last written by t's csd_unlock), then llist_add()
                     // on t's call_single_queue: a locked cmpxchg other senders may be queued on.
                     cost += cpu.lineFrom(t);
@@ -86,9 +89,13 @@ public final class SmpCallFunctionMany extends KernelPath {
                 return cost;
             }
             case 1 -> {
-                // send_call_function_ipi_mask(): after every csd is queued, as the kernel does it.
+                // After every csd is queued, as the kernel does it: one IPI by the single-target
+                // path, more by send_call_function_ipi_mask(). Before the concurrent-flush series a
+                // call with one target took smp_call_function_single()'s path, IPI or not.
                 pc = 2;
-                long cost = nIpi == 0 ? 0 : cpu.kernel().ipiDelivery().send(cpu, ipi, nIpi);
+                Kernel g = cpu.kernel();
+                boolean single = g.knobs().concurrentFlush ? nIpi == 1 : queued == 1;
+                long cost = nIpi == 0 ? 0 : g.sendCallFunctionIpis(cpu, ipi, nIpi, single);
                 ipi = null;
                 cpu.kernel().ledger().addNs(CostPart.FLUSH_SEND, cost);
                 return cost;

@@ -90,15 +90,18 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
     }
 
     /**
-     * kvm_smp_send_call_func_ipi() (arch/x86/kernel/kvm.c, 715062970f37): the IPIs go out (one
+     * kvm_smp_send_call_func_ipi() (arch/x86/kernel/kvm.c, 715062970f37), for the IPIs of a call
+     * that takes the mask path (see Kernel.sendCallFunctionIpis): the IPIs go out (one
      * KVM_HC_SEND_IPI hypercall, KVM_FEATURE_PV_SEND_IPI); then, for the first target that is not
      * idle (with {@code kvm.schedYieldSkipsIdle}) and whose steal_time.preempted is set, one
      * KVM_HC_SCHED_YIELD hypercall, which the host answers with a directed yield to it if it can.
      */
     private long sendCallFuncIpi(HypercallIpi ipi, Cpu from, Cpu[] targets, int count) {
         long cost = ipi.send(from, targets, count);
-        if (!pvSchedYield || guest.sendingReschedule()) {
-            // kvm_smp_send_call_func_ipi() yields; a reschedule IPI goes through kvm_send_ipi_mask() alone.
+        if (!pvSchedYield || guest.sendingReschedule() || guest.sendingSingleCallFunction()) {
+            // kvm_smp_send_call_func_ipi() is smp_ops.send_call_func_ipi, the mask path only: a
+            // reschedule IPI and a call-function IPI by the single-target path
+            // (send_call_func_single_ipi) go out without the yield.
             return cost;
         }
         for (int i = 0; i < count; i++) {

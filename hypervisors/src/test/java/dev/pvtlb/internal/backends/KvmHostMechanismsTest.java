@@ -59,16 +59,51 @@ class KvmHostMechanismsTest {
         assertTrue(withoutPle > 1_500_000, "without PLE the sender spins out its slice (>= 1.5 ms): " + withoutPle + " ns");
     }
 
+    /**
+     * Three vCPUs of one VM on two pCPUs (vCPUs 0 and 2 share pCPU 0, vCPU 1 has pCPU 1), plain
+     * flush IPIs, no PLE. vCPUs 1 and 2 touch a page and compute; vCPU 0 computes 6 ms and unmaps the
+     * page while vCPU 2 is preempted: one call with two targets, the mask path.
+     */
+    private static Scripted twoTargetsOnePreempted(String concurrentFlush) {
+        GuestConfig cfg = GuestConfig.builder().cpus(3).seed(3).backend("kvm").pcpus(2).knob("kvm.pvTlbFlush", "false")
+                .knob("kvm.ple", "false").knob("kvm.pvSchedYield", "true").knob("native.concurrentFlush", concurrentFlush).build();
+        Scripted s = new Scripted(cfg);
+        long b = s.map(1, 1);
+        s.spawn(0, new Spin(6_000_000, 10_000), s.munmap(b, 1));
+        s.spawn(1, Scripted.populate(b, 1), new Spin(20_000_000));
+        s.spawn(2, Scripted.touch(b, 1, 1), new Spin(20_000_000));
+        s.run();
+        return s;
+    }
+
     @Test
     void withPvSchedYieldTheSenderYieldsToThePreemptedTargetAtOnce() {
+        for (String concurrentFlush : List.of("true", "false")) {
+            Scripted y = twoTargetsOnePreempted(concurrentFlush);
+            List<TraceEvent> send = y.flushes(0, TlbFlushReason.TLB_REMOTE_SEND_IPI);
+            List<TraceEvent> done = y.flushes(2, TlbFlushReason.TLB_REMOTE_SHOOTDOWN);
+            assertEquals(1, send.size());
+            assertEquals(1, done.size());
+            long t = done.get(0).time() - send.get(0).time();
+            assertEquals(1, y.count(Counter.DIRECTED_YIELDS), "one KVM_HC_SCHED_YIELD, answered with yield_to()");
+            assertEquals(0, y.count(Counter.PLE_EXITS));
+            // No PLE window: IPI hypercall (600) + VM entry of the target (600) + its IRQ entry and flush.
+            assertTrue(t >= 1_200 && t < 2_500, "send to shootdown with PV sched yield: " + t + " ns");
+            assertEquals(2, y.count(Counter.HYPERCALLS), "KVM_HC_SEND_IPI and KVM_HC_SCHED_YIELD");
+        }
+    }
+
+    @Test
+    void aCallWithOneTargetTakesTheSinglePathAndDoesNotYield() {
+        // The preemptedTarget() run: vCPU 0's flush has vCPU 1 alone as its target.
+        // arch_send_call_function_single_ipi() is not smp_ops.send_call_func_ipi, which KVM hooks.
         Scripted y = preemptedTarget("false", "true");
         long t = sendToShootdown(y);
-        assertEquals(1, y.count(Counter.DIRECTED_YIELDS), "one KVM_HC_SCHED_YIELD, answered with yield_to()");
-        assertEquals(0, y.count(Counter.PLE_EXITS));
-        // No PLE window: IPI hypercall (600) + VM entry of the target (600) + its IRQ entry and flush.
-        // Seed 3 gives 1807 ns: a PLE window (1365 ns) less than with PLE alone.
-        assertTrue(t >= 1_200 && t < 2_500, "send to shootdown with PV sched yield: " + t + " ns");
-        assertEquals(2, y.count(Counter.HYPERCALLS), "KVM_HC_SEND_IPI and KVM_HC_SCHED_YIELD");
+        assertEquals(0, y.count(Counter.DIRECTED_YIELDS));
+        assertEquals(1, y.count(Counter.HYPERCALLS), "KVM_HC_SEND_IPI only");
+        Scripted none = preemptedTarget("false", "false");
+        assertEquals(sendToShootdown(none), t, "the same run as without the PV sched yield");
+        assertTrue(t > 1_500_000, "the sender spins out its slice: " + t + " ns");
     }
 
     /**
