@@ -554,57 +554,56 @@ public final class Kernel implements AutoCloseable, BackendContext {
         return pvOps;
     }
 
-    public IpiDelivery ipiDelivery() {
-        return ipiDelivery;
-    }
-
-    /** Set while a RESCHEDULE_VECTOR IPI is being sent: its arrivals wake the target instead of running call-function csds. */
-    private boolean sendingReschedule;
-
     /**
-     * smp_send_reschedule() from {@code from} to {@code target} through the backend's IPI
-     * delivery (APIC, PV send-IPI hypercall, event channel): what the sender pays. On arrival the
-     * target takes the interrupt (sysvec_reschedule_ipi) and, if halted, leaves HLT.
+     * Which vector, and which path to it, the IPI being sent takes: a backend's delivery hooks one
+     * path and not another (KVM's PV sched yield hooks the mask path alone), and a reschedule IPI
+     * wakes its target instead of running call-function csds.
      */
-    public long sendReschedule(KernelCpu from, KernelCpu target) {
-        sendingReschedule = true;
-        try {
-            return ipiDelivery.send(from, new dev.pvtlb.smp.Cpu[] {target}, 1);
-        } finally {
-            sendingReschedule = false;
-        }
+    public enum IpiKind {
+        /** arch_send_call_function_ipi_mask(): smp_ops.send_call_func_ipi, CALL_FUNCTION_VECTOR. */
+        CALL_FUNCTION_MASK,
+        /** arch_send_call_function_single_ipi(): CALL_FUNCTION_SINGLE_VECTOR. */
+        CALL_FUNCTION_SINGLE,
+        /** smp_send_reschedule(): RESCHEDULE_VECTOR. */
+        RESCHEDULE
     }
 
-    /** Whether the IPI being sent is a reschedule IPI (a delivery that adds work for call-function IPIs only skips it). */
-    public boolean sendingReschedule() {
-        return sendingReschedule;
-    }
+    /** What the IPI being sent is; between sends, the mask path's. */
+    private IpiKind sending = IpiKind.CALL_FUNCTION_MASK;
 
-    /** Set while a call-function IPI goes out by the single-target path (CALL_FUNCTION_SINGLE_VECTOR). */
-    private boolean sendingSingleCallFunction;
-
-    /**
-     * The IPIs of one smp_call_function_many_cond() through the backend's IPI delivery.
-     * {@code single}: the call takes the single-target path, arch_send_call_function_single_ipi(),
-     * not arch_send_call_function_ipi_mask() (smp_ops.send_call_func_ipi, which a paravirt guest may
-     * hook, as KVM's kvm_smp_send_call_func_ipi() does): since the concurrent-flush series (Nadav
-     * Amit, "smp: Run functions concurrently in smp_call_function_many_cond()", 5.13) when one IPI
-     * goes out; before it, when the call has one target (the fast path to smp_call_function_single()).
-     */
-    public long sendCallFunctionIpis(KernelCpu from, KernelCpu[] targets, int count, boolean single) {
-        sendingSingleCallFunction = single;
+    /** Sends through the backend's IPI delivery (APIC, PV send-IPI hypercall, event channel): what the sender pays. */
+    private long send(KernelCpu from, KernelCpu[] targets, int count, IpiKind kind) {
+        sending = kind;
         try {
             return ipiDelivery.send(from, targets, count);
         } finally {
-            sendingSingleCallFunction = false;
+            sending = IpiKind.CALL_FUNCTION_MASK;
         }
     }
 
-    /** Whether the call-function IPI being sent takes the single-target path (see {@link #sendCallFunctionIpis}). */
-    public boolean sendingSingleCallFunction() {
-        return sendingSingleCallFunction;
+    /**
+     * smp_send_reschedule() from {@code from} to {@code target}. On arrival the target takes the
+     * interrupt (sysvec_reschedule_ipi) and, if halted, leaves HLT.
+     */
+    public long sendReschedule(KernelCpu from, KernelCpu target) {
+        return send(from, new KernelCpu[] {target}, 1, IpiKind.RESCHEDULE);
     }
 
+    /**
+     * The IPIs of one smp_call_function_many_cond(). {@code single}: the call takes the
+     * single-target path, arch_send_call_function_single_ipi(), not arch_send_call_function_ipi_mask():
+     * since the concurrent-flush series (Nadav Amit, "smp: Run functions concurrently in
+     * smp_call_function_many_cond()", 5.13) when one IPI goes out; before it, when the call has one
+     * target (the fast path to smp_call_function_single()).
+     */
+    public long sendCallFunctionIpis(KernelCpu from, KernelCpu[] targets, int count, boolean single) {
+        return send(from, targets, count, single ? IpiKind.CALL_FUNCTION_SINGLE : IpiKind.CALL_FUNCTION_MASK);
+    }
+
+    /** What the IPI being sent is (see {@link IpiKind}). */
+    public IpiKind sending() {
+        return sending;
+    }
 
     /** The host model the vCPUs run on, or null on bare metal. */
     public VcpuHost vcpuHost() {

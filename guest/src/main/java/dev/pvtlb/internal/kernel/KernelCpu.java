@@ -420,7 +420,7 @@ public final class KernelCpu implements Cpu, Event {
      */
     public void scheduleIpiArrival(String kind, KernelCpu from, long sentAt, long time) {
         guest.cpuTime().flow(kind, from.id, sentAt, id, time);
-        guest.engine().at(time, guest.sendingReschedule() ? reschedArrival : ipiArrival);
+        guest.engine().at(time, guest.sending() == Kernel.IpiKind.RESCHEDULE ? reschedArrival : ipiArrival);
     }
 
     /** A RESCHEDULE_VECTOR IPI: a woken task waits in the run queue; a halted CPU leaves HLT to run it. */

@@ -24,8 +24,11 @@ public final class SmpCallFunctionMany extends KernelPath {
     private final String name;
     private KernelCpu initiator;
     private int outstanding;
-    /** The call's targets (those the condition kept), counted as they are queued. */
-    private int queued;
+    /**
+     * Whether the IPI goes by the single-target path (Kernel.sendCallFunctionIpis): one IPI since
+     * the concurrent-flush series, one target queued before it. Decided once every csd is queued.
+     */
+    private boolean singlePath;
     /** Targets whose queue was empty: they get the IPI (step 1). */
     private KernelCpu[] ipi;
     private int nIpi;
@@ -75,7 +78,6 @@ public final class SmpCallFunctionMany extends KernelPath {
                         }
                     }
                     outstanding++;
-                    queued++;
                     // csd_lock() on the csd for t (last written by t's csd_unlock), then llist_add()
                     // on t's call_single_queue: a locked cmpxchg other senders may be queued on.
                     cost += cpu.lineFrom(t);
@@ -84,18 +86,16 @@ public final class SmpCallFunctionMany extends KernelPath {
                         ipi[nIpi++] = t;
                     }
                 }
+                singlePath = cpu.kernel().knobs().concurrentFlush ? nIpi == 1 : outstanding == 1;
                 pc = 1;
                 cpu.kernel().ledger().addNs(CostPart.FLUSH_SEND, cost);
                 return cost;
             }
             case 1 -> {
-                // After every csd is queued, as the kernel does it: one IPI by the single-target
-                // path, more by send_call_function_ipi_mask(). Before the concurrent-flush series a
-                // call with one target took smp_call_function_single()'s path, IPI or not.
+                // After every csd is queued, as the kernel does it, by the single-target path or
+                // send_call_function_ipi_mask().
                 pc = 2;
-                Kernel g = cpu.kernel();
-                boolean single = g.knobs().concurrentFlush ? nIpi == 1 : queued == 1;
-                long cost = nIpi == 0 ? 0 : g.sendCallFunctionIpis(cpu, ipi, nIpi, single);
+                long cost = nIpi == 0 ? 0 : cpu.kernel().sendCallFunctionIpis(cpu, ipi, nIpi, singlePath);
                 ipi = null;
                 cpu.kernel().ledger().addNs(CostPart.FLUSH_SEND, cost);
                 return cost;

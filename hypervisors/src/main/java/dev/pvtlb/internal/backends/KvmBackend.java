@@ -98,7 +98,7 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
      */
     private long sendCallFuncIpi(HypercallIpi ipi, Cpu from, Cpu[] targets, int count) {
         long cost = ipi.send(from, targets, count);
-        if (!pvSchedYield || guest.sendingReschedule() || guest.sendingSingleCallFunction()) {
+        if (!pvSchedYield || guest.sending() != Kernel.IpiKind.CALL_FUNCTION_MASK) {
             // kvm_smp_send_call_func_ipi() is smp_ops.send_call_func_ipi, the mask path only: a
             // reschedule IPI and a call-function IPI by the single-target path
             // (send_call_func_single_ipi) go out without the yield.

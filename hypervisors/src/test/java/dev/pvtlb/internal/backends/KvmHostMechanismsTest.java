@@ -20,23 +20,41 @@ import org.junit.jupiter.api.Test;
 class KvmHostMechanismsTest {
     /**
      * Two vCPUs of one VM on one pCPU, plain flush IPIs. vCPU 1 touches a page and computes; vCPU 0
-     * computes 6 ms and then unmaps the page while vCPU 1 is preempted. Returns the time from the
-     * IPI's send to vCPU 1's shootdown. (vCPU 0 first runs one slice, at most 4.5 ms.)
+     * computes 6 ms and then unmaps the page while vCPU 1 is preempted. (vCPU 0 first runs one
+     * slice, at most 4.5 ms.)
      */
     private static Scripted preemptedTarget(String ple, String pvSchedYield) {
-        GuestConfig cfg = GuestConfig.builder().cpus(2).seed(3).backend("kvm").pcpus(1)
-                .knob("kvm.pvTlbFlush", "false").knob("kvm.ple", ple).knob("kvm.pvSchedYield", pvSchedYield).build();
+        return preemptedTarget(ple, pvSchedYield, "true", false);
+    }
+
+    /**
+     * With {@code secondTarget}: three vCPUs on two pCPUs (vCPUs 0 and 2 share pCPU 0, vCPU 1 has
+     * pCPU 1), vCPU 2 touching the page too; vCPU 0 unmaps it while vCPU 2 is preempted: one call
+     * with two targets, the mask path.
+     */
+    private static Scripted preemptedTarget(String ple, String pvSchedYield, String concurrentFlush, boolean secondTarget) {
+        GuestConfig cfg = GuestConfig.builder().cpus(secondTarget ? 3 : 2).seed(3).backend("kvm").pcpus(secondTarget ? 2 : 1)
+                .knob("kvm.pvTlbFlush", "false").knob("kvm.ple", ple).knob("kvm.pvSchedYield", pvSchedYield)
+                .knob("native.concurrentFlush", concurrentFlush).build();
         Scripted s = new Scripted(cfg);
         long b = s.map(1, 1);
         s.spawn(0, new Spin(6_000_000, 10_000), s.munmap(b, 1));
         s.spawn(1, Scripted.populate(b, 1), new Spin(20_000_000));
+        if (secondTarget) {
+            s.spawn(2, Scripted.touch(b, 1, 1), new Spin(20_000_000));
+        }
         s.run();
         return s;
     }
 
+    /** The time from vCPU 0's IPI send to the shootdown on vCPU 1. */
     private static long sendToShootdown(Scripted s) {
+        return sendToShootdown(s, 1);
+    }
+
+    private static long sendToShootdown(Scripted s, int target) {
         List<TraceEvent> send = s.flushes(0, TlbFlushReason.TLB_REMOTE_SEND_IPI);
-        List<TraceEvent> done = s.flushes(1, TlbFlushReason.TLB_REMOTE_SHOOTDOWN);
+        List<TraceEvent> done = s.flushes(target, TlbFlushReason.TLB_REMOTE_SHOOTDOWN);
         assertEquals(1, send.size());
         assertEquals(1, done.size());
         return done.get(0).time() - send.get(0).time();
@@ -59,32 +77,11 @@ class KvmHostMechanismsTest {
         assertTrue(withoutPle > 1_500_000, "without PLE the sender spins out its slice (>= 1.5 ms): " + withoutPle + " ns");
     }
 
-    /**
-     * Three vCPUs of one VM on two pCPUs (vCPUs 0 and 2 share pCPU 0, vCPU 1 has pCPU 1), plain
-     * flush IPIs, no PLE. vCPUs 1 and 2 touch a page and compute; vCPU 0 computes 6 ms and unmaps the
-     * page while vCPU 2 is preempted: one call with two targets, the mask path.
-     */
-    private static Scripted twoTargetsOnePreempted(String concurrentFlush) {
-        GuestConfig cfg = GuestConfig.builder().cpus(3).seed(3).backend("kvm").pcpus(2).knob("kvm.pvTlbFlush", "false")
-                .knob("kvm.ple", "false").knob("kvm.pvSchedYield", "true").knob("native.concurrentFlush", concurrentFlush).build();
-        Scripted s = new Scripted(cfg);
-        long b = s.map(1, 1);
-        s.spawn(0, new Spin(6_000_000, 10_000), s.munmap(b, 1));
-        s.spawn(1, Scripted.populate(b, 1), new Spin(20_000_000));
-        s.spawn(2, Scripted.touch(b, 1, 1), new Spin(20_000_000));
-        s.run();
-        return s;
-    }
-
     @Test
     void withPvSchedYieldTheSenderYieldsToThePreemptedTargetAtOnce() {
         for (String concurrentFlush : List.of("true", "false")) {
-            Scripted y = twoTargetsOnePreempted(concurrentFlush);
-            List<TraceEvent> send = y.flushes(0, TlbFlushReason.TLB_REMOTE_SEND_IPI);
-            List<TraceEvent> done = y.flushes(2, TlbFlushReason.TLB_REMOTE_SHOOTDOWN);
-            assertEquals(1, send.size());
-            assertEquals(1, done.size());
-            long t = done.get(0).time() - send.get(0).time();
+            Scripted y = preemptedTarget("false", "true", concurrentFlush, true);
+            long t = sendToShootdown(y, 2);
             assertEquals(1, y.count(Counter.DIRECTED_YIELDS), "one KVM_HC_SCHED_YIELD, answered with yield_to()");
             assertEquals(0, y.count(Counter.PLE_EXITS));
             // No PLE window: IPI hypercall (600) + VM entry of the target (600) + its IRQ entry and flush

@@ -15,13 +15,27 @@ import org.junit.jupiter.api.Test;
  */
 class KvmStealTimeTest {
     private static Scripted haltedTarget(String pvTlbFlush, String preemptedOnHalt, String schedYieldSkipsIdle) {
-        GuestConfig cfg = GuestConfig.builder().cpus(2).seed(17).backend("kvm").pcpus(2).knob("lazy", "ipi")
+        return haltedTarget(pvTlbFlush, preemptedOnHalt, schedYieldSkipsIdle, false);
+    }
+
+    /**
+     * With {@code busyTarget}, a third vCPU on a pCPU of its own touches the pages too and keeps
+     * computing: the flush is one call with two targets, which goes out by the mask path,
+     * kvm_smp_send_call_func_ipi() (a call with one target takes the single-target path, which has
+     * no yield).
+     */
+    private static Scripted haltedTarget(String pvTlbFlush, String preemptedOnHalt, String schedYieldSkipsIdle, boolean busyTarget) {
+        int cpus = busyTarget ? 3 : 2;
+        GuestConfig cfg = GuestConfig.builder().cpus(cpus).seed(17).backend("kvm").pcpus(cpus).knob("lazy", "ipi")
                 .knob("kvm.haltPoll", "false").knob("kvm.pvTlbFlush", pvTlbFlush).knob("kvm.preemptedOnHalt", preemptedOnHalt)
                 .knob("kvm.schedYieldSkipsIdle", schedYieldSkipsIdle).build();
         Scripted s = new Scripted(cfg);
         long b = s.map(1, 4);
         s.spawn(0, new Spin(1_000_000, 10_000), s.munmap(b, 4));
         s.spawn(1, Scripted.populate(b, 4), Scripted.sleep(10_000_000));
+        if (busyTarget) {
+            s.spawn(2, Scripted.touch(b, 4, 4), new Spin(5_000_000, 10_000));
+        }
         s.run();
         return s;
     }
@@ -39,25 +53,6 @@ class KvmStealTimeTest {
     }
 
     /**
-     * As {@link #haltedTarget}, with plain flush IPIs and a third vCPU on a pCPU of its own that
-     * touched the pages too and keeps computing: the flush is one call with two targets, which goes
-     * out by the mask path, kvm_smp_send_call_func_ipi() (a call with one target takes the
-     * single-target path, which has no yield).
-     */
-    private static Scripted haltedAndBusyTargets(String preemptedOnHalt, String schedYieldSkipsIdle) {
-        GuestConfig cfg = GuestConfig.builder().cpus(3).seed(17).backend("kvm").pcpus(3).knob("lazy", "ipi")
-                .knob("kvm.haltPoll", "false").knob("kvm.pvTlbFlush", "false").knob("kvm.preemptedOnHalt", preemptedOnHalt)
-                .knob("kvm.schedYieldSkipsIdle", schedYieldSkipsIdle).build();
-        Scripted s = new Scripted(cfg);
-        long b = s.map(1, 4);
-        s.spawn(0, new Spin(1_000_000, 10_000), s.munmap(b, 4));
-        s.spawn(1, Scripted.populate(b, 4), Scripted.sleep(10_000_000));
-        s.spawn(2, Scripted.touch(b, 4, 4), new Spin(5_000_000, 10_000));
-        s.run();
-        return s;
-    }
-
-    /**
      * Plain flush IPIs (kvm.pvTlbFlush=false): kvm_smp_send_call_func_ipi() issues KVM_HC_SCHED_YIELD
      * for the idle, halted target only when it looks preempted and idle targets are not skipped
      * (before 9ee83635d872); the host cannot yield to a vCPU that is not runnable. The busy target
@@ -65,9 +60,9 @@ class KvmStealTimeTest {
      */
     @Test
     void beforeTheBusyCheckTheGuestYieldsToAnIdleTargetInVain() {
-        assertEquals(1, haltedAndBusyTargets("false", "true").count(Counter.HYPERCALLS), "not preempted: KVM_HC_SEND_IPI only");
-        assertEquals(1, haltedAndBusyTargets("true", "true").count(Counter.HYPERCALLS), "preempted but idle: skipped");
-        Scripted old = haltedAndBusyTargets("true", "false");
+        assertEquals(1, haltedTarget("false", "false", "true", true).count(Counter.HYPERCALLS), "not preempted: KVM_HC_SEND_IPI only");
+        assertEquals(1, haltedTarget("false", "true", "true", true).count(Counter.HYPERCALLS), "preempted but idle: skipped");
+        Scripted old = haltedTarget("false", "true", "false", true);
         assertEquals(2, old.count(Counter.HYPERCALLS), "KVM_HC_SEND_IPI and KVM_HC_SCHED_YIELD");
         assertEquals(0, old.count(Counter.DIRECTED_YIELDS));
     }
