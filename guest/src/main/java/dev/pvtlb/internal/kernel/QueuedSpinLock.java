@@ -2,7 +2,9 @@ package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.mm.ContendedLine;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -17,7 +19,11 @@ import java.util.Set;
  * pending bit, and then the head has the lock on unlock as natively; a head halted in pv_wait()
  * does not, so the released lock is left free, any locker may take it
  * (pv_hybrid_queued_unfair_trylock(), 11752adb68a3), and the unlocker kicks the head, which takes
- * the lock when it runs if it is still free and waits again if not.
+ * the lock when it runs if it is still free and waits again if not. While the head is halted (its
+ * pending bit clear) a new locker does not queue at all: it spins on the lock word to steal it
+ * (the unfair mode of pv_hybrid_queued_unfair_trylock(), which qspinlock_paravirt.h makes the
+ * slowpath's queued_spin_trylock()), so it takes the lock at the next unlock, ahead of the kicked
+ * head, and never halts; once a head spins again (pending set) lockers queue behind it.
  *
  * <p>This is only the lock's state; {@link SpinLockedSection} is the kernel side that spins,
  * halts and kicks.
@@ -28,6 +34,8 @@ public final class QueuedSpinLock {
     private final ArrayDeque<KernelCpu> queue = new ArrayDeque<>();
     /** Waiters halted in pv_wait(). */
     private final Set<KernelCpu> halted = new HashSet<>();
+    /** Lockers spinning unqueued to steal the lock (the hybrid lock's unfair mode), in the order they came. */
+    private final List<KernelCpu> unqueued = new ArrayList<>();
     private KernelCpu holder;
 
     public QueuedSpinLock(String name) {
@@ -44,24 +52,47 @@ public final class QueuedSpinLock {
 
     /**
      * queued_spin_lock() (or, woken, the waiter's next look): true when {@code cpu} now holds it;
-     * else it is queued (once) and waits. {@code pv}: paravirtual spinlocks, which let a free lock
-     * be taken past a halted queue head.
+     * else it waits, queued (once), or with paravirtual spinlocks ({@code pv}) unqueued while the
+     * queue's head is halted: pv_hybrid_queued_unfair_trylock() spins as long as there are queued
+     * waiters and the pending bit is clear, and a halted head has cleared it (11752adb68a3,
+     * "locking/pvqspinlock: Implement hybrid PV queued/unfair locks", 4.8). A free lock is taken
+     * past a halted head either way. A locker already queued stays queued.
      */
     boolean acquire(KernelCpu cpu, boolean pv) {
         if (holder == cpu) {
             return true;
         }
         KernelCpu head = queue.peekFirst();
-        if (holder == null && (head == null || head == cpu || (pv && halted.contains(head)))) {
+        boolean headHalted = pv && head != null && halted.contains(head);
+        if (holder == null && (head == null || head == cpu || headHalted)) {
             holder = cpu;
             queue.remove(cpu);
             halted.remove(cpu);
+            unqueued.remove(cpu);
             return true;
         }
+        if (headHalted && head != cpu && !queue.contains(cpu)) {
+            if (!unqueued.contains(cpu)) {
+                unqueued.add(cpu);
+            }
+            return false;
+        }
+        // Pending set (a head spins) or no queue: queued mode, where pv_wait_node() may halt it.
+        unqueued.remove(cpu);
         if (!queue.contains(cpu)) {
             queue.addLast(cpu);
         }
         return false;
+    }
+
+    /** True while {@code cpu} spins unqueued to steal the lock (the hybrid lock's unfair mode: no pv_wait()). */
+    boolean spinsUnqueued(KernelCpu cpu) {
+        return unqueued.contains(cpu);
+    }
+
+    /** The unqueued spinners, in the order they came: what an unlock, or a head that sets pending again, wakes. */
+    List<KernelCpu> unqueuedSpinners() {
+        return List.copyOf(unqueued);
     }
 
     /**
@@ -124,8 +155,9 @@ public final class QueuedSpinLock {
         return holder;
     }
 
+    /** Waiters: the queue and the unqueued spinners. */
     public int waiting() {
-        return queue.size();
+        return queue.size() + unqueued.size();
     }
 
     /** For a new run on the same guest. */
@@ -133,5 +165,6 @@ public final class QueuedSpinLock {
         holder = null;
         queue.clear();
         halted.clear();
+        unqueued.clear();
     }
 }

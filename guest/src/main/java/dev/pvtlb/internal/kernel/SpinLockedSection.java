@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.stats.TimeCategory;
+import java.util.List;
 
 /**
  * A critical section under a {@link QueuedSpinLock} taken with IRQs off (spin_lock_irqsave(), as
@@ -14,8 +15,10 @@ import dev.pvtlb.stats.TimeCategory;
  * (pv_wait_early(), looked at every {@link #PREV_CHECK} turns), then halts (kvm_wait(): HLT with
  * IRQs off, so only the kick wakes it). The unlocker kicks a halted queue head with
  * KVM_HC_KICK_CPU and the host wakes its vCPU (kvm_pv_kick_cpu_op() -> kvm_vcpu_kick()); the head
- * then takes the lock if nobody took it meanwhile, and spins and waits again if somebody did. The
- * spin's turns are counted in virtual time, descheduled time included.
+ * then takes the lock if nobody took it meanwhile, and spins and waits again if somebody did. A
+ * locker that comes while the head is halted spins unqueued instead and takes the lock at the next
+ * unlock ({@link QueuedSpinLock#acquire}). The spin's turns are counted in virtual time,
+ * descheduled time included.
  */
 public final class SpinLockedSection extends InternalPath {
     /** qspinlock_paravirt.h's SPIN_THRESHOLD: turns of the spin loop before pv_wait(). */
@@ -63,10 +66,23 @@ public final class SpinLockedSection extends InternalPath {
                     // Running again after pv_wait(): kicked (with IRQs off nothing else wakes it).
                     halting = false;
                     lock.resumed(cpu);
-                    return lock.acquire(cpu, pv) ? granted(cpu, now) : spin(cpu);
+                    boolean got = lock.acquire(cpu, pv);
+                    // It sets pending (or has the lock): the unqueued spinners see it and look again.
+                    wakeAll(lock.unqueuedSpinners());
+                    return got ? granted(cpu, now) : spin(cpu);
                 }
-                if (lock.holder() == cpu || (pv && lock.holder() == null && lock.acquire(cpu, true))) {
-                    return granted(cpu, now); // handed over, or taken past a halted head
+                if (lock.holder() == cpu) {
+                    return granted(cpu, now); // handed over
+                }
+                if (pv && lock.spinsUnqueued(cpu)) {
+                    if (lock.acquire(cpu, true)) {
+                        return granted(cpu, now); // stolen at the unlock
+                    }
+                    // Still unqueued: the spin goes on (it never halts); queued now: pv_wait_node()'s count starts.
+                    return lock.spinsUnqueued(cpu) ? BLOCK : spin(cpu);
+                }
+                if (pv && lock.holder() == null && lock.acquire(cpu, true)) {
+                    return granted(cpu, now); // taken past a halted head
                 }
                 KernelCpu prev = lock.predecessor(cpu);
                 if (pv && (now >= spinUntil || (prev != null && lock.isHalted(prev)))) {
@@ -90,6 +106,8 @@ public final class SpinLockedSection extends InternalPath {
                     }
                     next.wake();
                 }
+                // The unqueued spinners see the lock word change: the first to look takes it.
+                wakeAll(lock.unqueuedSpinners());
                 cpu.irqEnable();
                 cpu.ret();
                 return cost;
@@ -104,11 +122,21 @@ public final class SpinLockedSection extends InternalPath {
         return cpu.writeLine(lock.line(), now);
     }
 
-    /** Starts a spin; with paravirtual spinlocks, a timer ends it at the threshold. */
+    private static void wakeAll(List<KernelCpu> cpus) {
+        for (KernelCpu c : cpus) {
+            c.wake();
+        }
+    }
+
+    /**
+     * Starts a spin; with paravirtual spinlocks, a timer ends a queued waiter's spin at the
+     * threshold (an unqueued spinner has none: pv_hybrid_queued_unfair_trylock() loops until it
+     * steals the lock or sees pending set).
+     */
     private long spin(KernelCpu cpu) {
         cpu.lockSpinning(true);
         Kernel g = cpu.kernel();
-        if (g.pvSpinlock()) {
+        if (g.pvSpinlock() && !lock.spinsUnqueued(cpu)) {
             long gen = ++spinGen;
             spinUntil = g.engine().now() + SPIN_THRESHOLD * MmapLocking.PAUSE_NS;
             g.engine().at(spinUntil, e -> {

@@ -55,4 +55,34 @@ class QueuedSpinLockTest {
             assertNull(lock.release(c));
         }
     }
+
+    @Test
+    void withParavirtualSpinlocksALockerThatComesWhileTheHeadIsHaltedSpinsUnqueuedAndTakesTheLockFirst() {
+        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(4).memoryMiB(16).build())) {
+            KernelCpu a = g.cpu(0);
+            KernelCpu b = g.cpu(1);
+            KernelCpu c = g.cpu(2);
+            KernelCpu d = g.cpu(3);
+            QueuedSpinLock lock = new QueuedSpinLock("l");
+            assertTrue(lock.acquire(a, true));
+            assertFalse(lock.acquire(b, true));
+            lock.halting(b); // the head halts: pending is clear
+            assertFalse(lock.acquire(c, true));
+            assertTrue(lock.spinsUnqueued(c), "pv_hybrid_queued_unfair_trylock(): waiters queued, pending clear");
+            assertNull(lock.successor(b), "c is not in the queue");
+            assertEquals(2, lock.waiting());
+            assertSame(b, lock.release(a), "the halted head is kicked, the lock left free");
+            assertTrue(lock.acquire(c, true), "the unqueued spinner takes it before the kicked head runs");
+            assertFalse(lock.spinsUnqueued(c));
+            lock.resumed(b); // the kicked head spins again and sets pending
+            assertFalse(lock.acquire(b, true));
+            assertFalse(lock.acquire(d, true));
+            assertFalse(lock.spinsUnqueued(d), "pending set: a new locker queues");
+            assertSame(b, lock.predecessor(d));
+            assertSame(b, lock.release(c));
+            assertSame(d, lock.release(b));
+            assertNull(lock.release(d));
+            assertEquals(0, lock.waiting());
+        }
+    }
 }

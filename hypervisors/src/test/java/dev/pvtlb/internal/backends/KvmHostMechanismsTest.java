@@ -221,4 +221,38 @@ class KvmHostMechanismsTest {
         assertTrue(spin[1] < 1_000, "never halted: " + spin[1] + " ns idle");
         assertEquals(11, spin[3], "pause-loop exits for the whole 3 ms");
     }
+
+    /**
+     * vCPU 0 holds a spinlock for 3 ms; vCPU 1 asks for it 1 us in and halts after the spin
+     * threshold; vCPU 2 asks at 2 ms, while the queue's head is halted. Each vCPU has a pCPU.
+     * Returns {when vCPU 2 had it after vCPU 0's unlock, when vCPU 1 had it after vCPU 2's,
+     * vCPU 2's halted time, hypercalls}.
+     */
+    private static long[] lateLocker() {
+        GuestConfig cfg = GuestConfig.builder().cpus(3).seed(11).backend("kvm").pcpus(3).build();
+        Scripted s = new Scripted(cfg);
+        dev.pvtlb.internal.kernel.QueuedSpinLock lock = new dev.pvtlb.internal.kernel.QueuedSpinLock("test_lock");
+        long[] held = new long[3];
+        long[] start = {1, 1_001, 2_000_000};
+        for (int c = 0; c < 3; c++) {
+            long hold = c == 0 ? 3_000_000 : 10_000;
+            s.spawn(c, new Spin(start[c]), new dev.pvtlb.internal.workload.Syscall(t -> new dev.pvtlb.internal.kernel.SpinLockedSection(
+                    "test_lock", lock, hold, () -> held[t.cpu().id()] = t.cpu().kernel().engine().now()), null));
+        }
+        s.run();
+        return new long[] {held[2] - (held[0] + 3_000_000), held[1] - (held[2] + 10_000),
+            s.guest.cpuTime().get(2, TimeCategory.IDLE), s.count(Counter.HYPERCALLS)};
+    }
+
+    @Test
+    void aLockerThatComesWhileTheQueuesHeadIsHaltedSpinsUnqueuedAndHasTheLockBeforeTheKickedHead() {
+        long[] r = lateLocker();
+        // vCPU 2 spins on the lock word unqueued and takes it behind the unlock's write (20 + 20 ns),
+        // while the kicked head (vCPU 1) still pays its VM entry (600 ns).
+        assertEquals(40, r[0]);
+        // The head then spins with pending set and has the lock handed over at vCPU 2's unlock.
+        assertEquals(20, r[1]);
+        assertEquals(205, r[2], "vCPU 2 never halts (its 205 ns are the idle before its task starts)");
+        assertEquals(1, r[3], "one kick, of the halted head");
+    }
 }
