@@ -93,6 +93,9 @@ public final class KernelCpu implements Cpu, Event {
     private boolean vcpuRunning = true;
     private boolean parked;
     private long parkedSince;
+    /** When the host last descheduled this vCPU (-1: it runs), and its descheduled time before that. */
+    private long descheduledAt = -1;
+    private long descheduledBefore;
     /** Steps left before {@link #stepPreemption} runs (0: none armed). */
     private int stepsToPreemption;
     private Runnable stepPreemption;
@@ -627,11 +630,18 @@ public final class KernelCpu implements Cpu, Event {
 
     /** The host deschedules this vCPU: it runs no step until {@link #vcpuResume}. */
     public void vcpuPreempt() {
+        if (vcpuRunning) {
+            descheduledAt = guest.engine().now();
+        }
         vcpuRunning = false;
     }
 
     /** The host runs this vCPU again; time spent parked counts as stolen. */
     public void vcpuResume() {
+        if (!vcpuRunning && descheduledAt >= 0) {
+            descheduledBefore += guest.engine().now() - descheduledAt;
+            descheduledAt = -1;
+        }
         vcpuRunning = true;
         if (parked) {
             parked = false;
@@ -649,6 +659,15 @@ public final class KernelCpu implements Cpu, Event {
     @Override
     public boolean vcpuRunning() {
         return vcpuRunning;
+    }
+
+    /**
+     * The virtual time this vCPU has spent descheduled by the host so far, the current stretch
+     * included: what a loop that counts its turns (qspinlock_paravirt.h's SPIN_THRESHOLD) did not
+     * count.
+     */
+    public long descheduledNs() {
+        return descheduledBefore + (descheduledAt < 0 ? 0 : guest.engine().now() - descheduledAt);
     }
 
     // ---------------------------------------------------------------- scheduling state
@@ -708,6 +727,8 @@ public final class KernelCpu implements Cpu, Event {
         stepSharePermille = 1000;
         vcpuRunning = true;
         parked = false;
+        descheduledAt = -1;
+        descheduledBefore = 0;
         stepsToPreemption = 0;
         stepPreemption = null;
         lockSpinning = false;

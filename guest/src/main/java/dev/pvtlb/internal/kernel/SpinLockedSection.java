@@ -17,8 +17,8 @@ import java.util.List;
  * KVM_HC_KICK_CPU and the host wakes its vCPU (kvm_pv_kick_cpu_op() -> kvm_vcpu_kick()); the head
  * then takes the lock if nobody took it meanwhile, and spins and waits again if somebody did. A
  * locker that comes while the head is halted spins unqueued instead and takes the lock at the next
- * unlock ({@link QueuedSpinLock#acquire}). The spin's turns are counted in virtual time,
- * descheduled time included.
+ * unlock ({@link QueuedSpinLock#acquire}). The spin's turns are counted in the virtual time its
+ * vCPU runs: time the host has it descheduled does not count (a pause-loop exit's own work does).
  */
 public final class SpinLockedSection extends InternalPath {
     /** qspinlock_paravirt.h's SPIN_THRESHOLD: turns of the spin loop before pv_wait(). */
@@ -34,8 +34,11 @@ public final class SpinLockedSection extends InternalPath {
     private boolean halting;
     /** Which spin the threshold timer belongs to. */
     private long spinGen;
-    /** When the spin reaches SPIN_THRESHOLD turns. */
+    /** When the spin reaches SPIN_THRESHOLD turns if its vCPU keeps running. */
     private long spinUntil;
+    /** When the spin started, and its vCPU's descheduled time then ({@link KernelCpu#descheduledNs}). */
+    private long spinStart;
+    private long descheduledAtStart;
 
     /** {@code held} runs once the lock is taken (the section's effect); the section lasts {@code holdNs}. */
     public SpinLockedSection(String name, QueuedSpinLock lock, long holdNs, Runnable held) {
@@ -84,9 +87,16 @@ public final class SpinLockedSection extends InternalPath {
                 if (pv && lock.holder() == null && lock.acquire(cpu, true)) {
                     return granted(cpu, now); // taken past a halted head
                 }
-                KernelCpu prev = lock.predecessor(cpu);
-                if (pv && (now >= spinUntil || (prev != null && lock.isHalted(prev)))) {
-                    return pvWait(cpu, now);
+                if (pv) {
+                    KernelCpu prev = lock.predecessor(cpu);
+                    long left = SPIN_THRESHOLD * MmapLocking.PAUSE_NS - turnsNs(cpu, now);
+                    if (left <= 0 || (prev != null && lock.isHalted(prev))) {
+                        return pvWait(cpu, now);
+                    }
+                    if (now >= spinUntil) {
+                        // Descheduled for part of the spin: the loop counted only the turns it ran.
+                        armThreshold(cpu, now + left);
+                    }
                 }
                 return BLOCK; // woken for something else (a pause-loop exit's host work): the spin goes on
             }
@@ -137,15 +147,32 @@ public final class SpinLockedSection extends InternalPath {
         cpu.lockSpinning(true);
         Kernel g = cpu.kernel();
         if (g.pvSpinlock() && !lock.spinsUnqueued(cpu)) {
-            long gen = ++spinGen;
-            spinUntil = g.engine().now() + SPIN_THRESHOLD * MmapLocking.PAUSE_NS;
-            g.engine().at(spinUntil, e -> {
-                if (spinGen == gen && pc == 1 && !halting && lock.holder() != cpu) {
-                    cpu.wake();
-                }
-            });
+            long now = g.engine().now();
+            spinStart = now;
+            descheduledAtStart = cpu.descheduledNs();
+            armThreshold(cpu, now + SPIN_THRESHOLD * MmapLocking.PAUSE_NS);
         }
         return BLOCK;
+    }
+
+    /** Wakes the spinning waiter at {@code at} to count its turns (a later spin or a halt voids it). */
+    private void armThreshold(KernelCpu cpu, long at) {
+        long gen = ++spinGen;
+        spinUntil = at;
+        cpu.kernel().engine().at(at, e -> {
+            if (spinGen == gen && pc == 1 && !halting && lock.holder() != cpu) {
+                cpu.wake();
+            }
+        });
+    }
+
+    /**
+     * The turns of the current spin, as PAUSE time: the time since it started less the time its
+     * vCPU was descheduled meanwhile (the kernel's loop counts iterations, and a preempted vCPU
+     * runs none).
+     */
+    private long turnsNs(KernelCpu cpu, long now) {
+        return now - spinStart - (cpu.descheduledNs() - descheduledAtStart);
     }
 
     /** pv_wait(): halt until kicked; the waiter behind notices at its next look and halts too. */

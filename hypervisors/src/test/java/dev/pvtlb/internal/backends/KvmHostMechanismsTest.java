@@ -186,19 +186,28 @@ class KvmHostMechanismsTest {
     }
 
     /**
+     * vCPU {@code c} computes {@code start[c]} ns, then takes one spinlock (a SpinLockedSection,
+     * IRQs off) and holds it {@code hold[c]} ns; {@code held[c]} is when it had it. Not run yet.
+     */
+    private static Scripted lockers(GuestConfig cfg, long[] start, long[] hold, long[] held) {
+        Scripted s = new Scripted(cfg);
+        dev.pvtlb.internal.kernel.QueuedSpinLock lock = new dev.pvtlb.internal.kernel.QueuedSpinLock("test_lock");
+        for (int c = 0; c < start.length; c++) {
+            long h = hold[c];
+            s.spawn(c, new Spin(start[c]), new dev.pvtlb.internal.workload.Syscall(t -> new dev.pvtlb.internal.kernel.SpinLockedSection(
+                    "test_lock", lock, h, () -> held[t.cpu().id()] = t.cpu().kernel().engine().now()), null));
+        }
+        return s;
+    }
+
+    /**
      * vCPU 0 holds a spinlock for 3 ms; vCPU 1 (a pCPU of its own) asks for it 1 us in. Returns
      * {when vCPU 1 had it after vCPU 0's unlock, vCPU 1's halted time, hypercalls, PLE exits}.
      */
     private static long[] lockWaiter(String pvSpinlock) {
         GuestConfig cfg = GuestConfig.builder().cpus(2).seed(11).backend("kvm").pcpus(2).knob("kvm.pvSpinlock", pvSpinlock).build();
-        Scripted s = new Scripted(cfg);
-        dev.pvtlb.internal.kernel.QueuedSpinLock lock = new dev.pvtlb.internal.kernel.QueuedSpinLock("test_lock");
         long[] held = new long[2];
-        for (int c = 0; c < 2; c++) {
-            long hold = c == 0 ? 3_000_000 : 10_000;
-            s.spawn(c, new Spin(c * 1_000 + 1), new dev.pvtlb.internal.workload.Syscall(t -> new dev.pvtlb.internal.kernel.SpinLockedSection(
-                    "test_lock", lock, hold, () -> held[t.cpu().id()] = t.cpu().kernel().engine().now()), null));
-        }
+        Scripted s = lockers(cfg, new long[] {1, 1_001}, new long[] {3_000_000, 10_000}, held);
         s.run();
         return new long[] {held[1] - (held[0] + 3_000_000), s.guest.cpuTime().get(1, TimeCategory.IDLE),
             s.count(Counter.HYPERCALLS), s.count(Counter.PLE_EXITS)};
@@ -230,15 +239,8 @@ class KvmHostMechanismsTest {
      */
     private static long[] lateLocker() {
         GuestConfig cfg = GuestConfig.builder().cpus(3).seed(11).backend("kvm").pcpus(3).build();
-        Scripted s = new Scripted(cfg);
-        dev.pvtlb.internal.kernel.QueuedSpinLock lock = new dev.pvtlb.internal.kernel.QueuedSpinLock("test_lock");
         long[] held = new long[3];
-        long[] start = {1, 1_001, 2_000_000};
-        for (int c = 0; c < 3; c++) {
-            long hold = c == 0 ? 3_000_000 : 10_000;
-            s.spawn(c, new Spin(start[c]), new dev.pvtlb.internal.workload.Syscall(t -> new dev.pvtlb.internal.kernel.SpinLockedSection(
-                    "test_lock", lock, hold, () -> held[t.cpu().id()] = t.cpu().kernel().engine().now()), null));
-        }
+        Scripted s = lockers(cfg, new long[] {1, 1_001, 2_000_000}, new long[] {3_000_000, 10_000, 10_000}, held);
         s.run();
         return new long[] {held[2] - (held[0] + 3_000_000), held[1] - (held[2] + 10_000),
             s.guest.cpuTime().get(2, TimeCategory.IDLE), s.count(Counter.HYPERCALLS)};
@@ -254,5 +256,32 @@ class KvmHostMechanismsTest {
         assertEquals(20, r[1]);
         assertEquals(205, r[2], "vCPU 2 never halts (its 205 ns are the idle before its task starts)");
         assertEquals(1, r[3], "one kick, of the halted head");
+    }
+
+    /**
+     * vCPU 1 holds a spinlock for 12 ms; vCPU 0 asks for it 1 us in and shares its pCPU with vCPU 2,
+     * which computes throughout, so the host deschedules vCPU 0 for slices of its spin. Returns
+     * {vCPU 0's halted time, its stolen time, kicks}.
+     */
+    private static long[] preemptedLockWaiter() {
+        GuestConfig cfg = GuestConfig.builder().cpus(3).seed(11).backend("kvm").pcpus(2).build();
+        Scripted s = lockers(cfg, new long[] {1_001, 1}, new long[] {10_000, 12_000_000}, new long[2]);
+        s.spawn(2, new Spin(30_000_000));
+        s.run();
+        return new long[] {s.guest.cpuTime().get(0, TimeCategory.IDLE), s.guest.cpuTime().get(0, TimeCategory.STOLEN),
+            s.count(Counter.HYPERCALLS)};
+    }
+
+    @Test
+    void aWaiterDescheduledDuringItsSpinCountsOnlyTheTurnsItRan() {
+        long[] r = preemptedLockWaiter();
+        // vCPU 0's first pause-loop exit (2.4 us in) yields its pCPU to vCPU 2, which keeps it 3.5 ms.
+        assertEquals(3_507_800, r[1]);
+        // Back on its pCPU, vCPU 0 spins the rest of its 2^15 turns (1638.4 us less the 1.4 us it
+        // spun before) and halts at about 5.14 ms: halted 6.86 ms until the unlock kicks it. Counted
+        // in virtual time, the threshold had passed while it was descheduled and it halted as soon
+        // as it ran again: 8496695 ns.
+        assertEquals(6_860_260, r[0]);
+        assertEquals(1, r[2], "one kick");
     }
 }
