@@ -56,7 +56,7 @@ public final class QueuedSpinLock {
      * queue's head is halted: pv_hybrid_queued_unfair_trylock() spins as long as there are queued
      * waiters and the pending bit is clear, and a halted head has cleared it (11752adb68a3,
      * "locking/pvqspinlock: Implement hybrid PV queued/unfair locks", 4.8). A free lock is taken
-     * past a halted head either way. A locker already queued stays queued.
+     * past a halted head by a locker that is not queued. A locker already queued stays queued.
      */
     boolean acquire(KernelCpu cpu, boolean pv) {
         if (holder == cpu) {
@@ -64,7 +64,9 @@ public final class QueuedSpinLock {
         }
         KernelCpu head = queue.peekFirst();
         boolean headHalted = pv && head != null && halted.contains(head);
-        if (holder == null && (head == null || head == cpu || headHalted)) {
+        // Past a halted head only a locker on the lock word steals: a queued waiter behind the
+        // head spins on its own MCS node (pv_wait_node()) and never looks at the lock.
+        if (holder == null && (head == null || head == cpu || (headHalted && !queue.contains(cpu)))) {
             holder = cpu;
             queue.remove(cpu);
             halted.remove(cpu);

@@ -84,9 +84,6 @@ public final class SpinLockedSection extends InternalPath {
                     // Still unqueued: the spin goes on (it never halts); queued now: pv_wait_node()'s count starts.
                     return lock.spinsUnqueued(cpu) ? BLOCK : spin(cpu);
                 }
-                if (pv && lock.holder() == null && lock.acquire(cpu, true)) {
-                    return granted(cpu, now); // taken past a halted head
-                }
                 if (pv) {
                     KernelCpu prev = lock.predecessor(cpu);
                     long left = SPIN_THRESHOLD * MmapLocking.PAUSE_NS - turnsNs(cpu, now);

@@ -46,6 +46,7 @@ class QueuedSpinLockTest {
             lock.halting(b); // pv_wait(): the head halts, clearing pending
             assertSame(b, lock.release(a), "the halted head is returned to be kicked");
             assertNull(lock.holder(), "but the lock is left free");
+            assertFalse(lock.acquire(c, true), "a waiter queued behind the head spins on its own MCS node, not on the lock");
             assertTrue(lock.acquire(d, true), "a new locker takes it past the halted head");
             lock.resumed(b); // the kicked head runs: the lock is taken, so it waits again
             assertFalse(lock.acquire(b, true));
