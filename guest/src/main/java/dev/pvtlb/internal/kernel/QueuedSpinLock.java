@@ -3,6 +3,7 @@ package dev.pvtlb.internal.kernel;
 import dev.pvtlb.internal.mm.ContendedLine;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -36,6 +37,8 @@ public final class QueuedSpinLock {
     private final Set<KernelCpu> halted = new HashSet<>();
     /** Lockers spinning unqueued to steal the lock (the hybrid lock's unfair mode), in the order they came. */
     private final List<KernelCpu> unqueued = new ArrayList<>();
+    /** A read-only view of {@link #unqueued}, handed out without a copy at every unlock. */
+    private final List<KernelCpu> unqueuedView = Collections.unmodifiableList(unqueued);
     private KernelCpu holder;
 
     public QueuedSpinLock(String name) {
@@ -73,7 +76,7 @@ public final class QueuedSpinLock {
             unqueued.remove(cpu);
             return true;
         }
-        if (headHalted && head != cpu && !queue.contains(cpu)) {
+        if (headHalted && !queue.contains(cpu)) {
             if (!unqueued.contains(cpu)) {
                 unqueued.add(cpu);
             }
@@ -92,9 +95,12 @@ public final class QueuedSpinLock {
         return unqueued.contains(cpu);
     }
 
-    /** The unqueued spinners, in the order they came: what an unlock, or a head that sets pending again, wakes. */
+    /**
+     * The unqueued spinners, in the order they came: what an unlock, or a head that sets pending
+     * again, wakes. A live view: waking them does not change it (they look again when they run).
+     */
     List<KernelCpu> unqueuedSpinners() {
-        return List.copyOf(unqueued);
+        return unqueuedView;
     }
 
     /**
