@@ -32,6 +32,7 @@ public final class Profile {
             "ipi.send.ns", "ipi.latency.min.ns", "ipi.latency.max.ns", "ipi.latency.points",
             "irq.entry_exit.ns", "csd.run.ns", "line.local.ns", "line.same_socket.ns", "line.cross_socket.ns", "line.fill_buffers",
             "smt.share.factor", "syscall.ns", "fault.ns", "pte.op.ns", "vma.op.ns", "shmem.release.ns",
+            "pgtable.free.ns", "rcu.call.ns", "rcu.callback.ns",
             "page.pcp.batch", "page.pcp.high", "page.pagevec", "page.release.batch", "page.zone_lock.page.ns", "page.lru_lock.page.ns", "context_switch.ns", "idle.enter.ns",
             "vmexit.ns", "hypercall.ns", "host.slice.ns", "host.ple_window.ns", "host.ple_window.grow", "host.halt_poll.ns",
             "tlbi.ns", "tlbi.sync.ns", "tlbi.bystander.ns", "tlbi.bystander.sync.ns", "tlbi.dvm.snoop.ns", "tlbi.max_ops",

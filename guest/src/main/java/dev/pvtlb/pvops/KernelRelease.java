@@ -82,18 +82,24 @@ public enum KernelRelease {
     // switchMmBarrier: smp_mb() before atomic64_read(&next->context.tlb_gen) when was_lazy (checked in 5.10.13).
     // x86.mmCpumask: cpumask_clear_cpu(cpu, mm_cpumask(real_prev)) in switch_mm_irqs_off() (checked in 5.10.13).
     // kvm.boostUserMode: 52acd22faa1a is 5.13.
-    /** v5.10 (2020-12-13), the 2020 LTS. */
-    V5_10("5.10", V4_19, List.of(
+    /** v5.2 (2019-07-07): the host of kvm-boost's measurements (d73eb57b80b9 is in its merge window). */
+    V5_2("5.2", V4_19, List.of(
             // native_flush_tlb_others(): on_each_cpu_cond_mask(tlb_is_not_lazy) unless info->freed_tables
             // (64482aafe55f, 145f573b89a6, 4.20).
             Design.of("lazy", "skip"),
-            // b043138246a4 (5.6): xchg(&st->preempted, 0).
-            Design.of("kvm.hostClearPreempted", "xchg"),
-            // d73eb57b80b9 (5.2).
-            Design.of("kvm.boost", "true"),
+            // d73eb57b80b9 "KVM: Boost vCPUs that are delivering interrupts" (5.2).
+            Design.of("kvm.boost", "true"))),
+
+    /** v5.3 (2019-09-15): the guest and host of kvm-sched-yield's measurements. */
+    V5_3("5.3", V5_2, List.of(
             // 715062970f37 (5.3): kvm_guest_init() installs kvm_smp_send_call_func_ipi (checked in 5.10.13, as is
             // pv_ops.mmu.tlb_remove_table = tlb_remove_table with the PV flush).
             Design.of("kvm.pvSchedYield", "true"))),
+
+    /** v5.10 (2020-12-13), the 2020 LTS. */
+    V5_10("5.10", V5_3, List.of(
+            // b043138246a4 (5.6): xchg(&st->preempted, 0).
+            Design.of("kvm.hostClearPreempted", "xchg"))),
 
     /** v6.1 (2022-12-11), the 2022 LTS. */
     V6_1("6.1", V5_10, List.of(

@@ -117,7 +117,7 @@ class KernelReleaseTest {
     @Test
     void aReleaseNotInTheTableIsRefusedWithTheReleasesThatAre() {
         ModelException e = assertThrows(ModelException.class, () -> booted("kernel", "5.4"));
-        assertEquals("knob kernel cannot be '5.4' (allowed: none|4.19|5.10|6.1|6.13|6.15)", e.getMessage());
+        assertEquals("knob kernel cannot be '5.4' (allowed: none|4.19|5.2|5.3|5.10|6.1|6.13|6.15)", e.getMessage());
     }
 
     @Test

@@ -40,15 +40,15 @@ class MunmapTestProgramTest {
         // sharing: its sibling CPU 4 runs a reader throughout, so its steps and its targets'
         // handlers take 1.54 times as long; the IPIs' flight does not); sharing it with a reader,
         // it waits out the reader's 0.75 ms slice (64 munmaps fit in the first of its own).
-        assertEquals(7111.265625, alone.metrics().get("munmap_ns").mean(), 1e-6);
-        assertEquals(16446.40625, shared.metrics().get("munmap_ns").mean(), 1e-6);
-        // A reader's wall time per read: 16.73 ns with a CPU each, 30.01 ns two to a CPU (19.07 and
+        assertEquals(7154.390625, alone.metrics().get("munmap_ns").mean(), 1e-6);
+        assertEquals(16496.640625, shared.metrics().get("munmap_ns").mean(), 1e-6);
+        // A reader's wall time per read: 16.78 ns with a CPU each, 29.99 ns two to a CPU (19.07 and
         // 30.36 before the shmem teardown lengthened the run; 11.06 and 17.54 before SMT execution
         // sharing: every reader's sibling executes, so each read and each
         // flush handler takes 1.54 times as long, and with fewer passes over its addresses in the
         // run the cold first pass weighs more in the mean).
-        assertEquals(16.726767, alone.metrics().get("access_ns").mean(), 1e-6);
-        assertEquals(30.011690, shared.metrics().get("access_ns").mean(), 1e-6);
+        assertEquals(16.783088, alone.metrics().get("access_ns").mean(), 1e-6);
+        assertEquals(29.993892, shared.metrics().get("access_ns").mean(), 1e-6);
     }
 
     @Test

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class QuantumGrainTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-        "munmap-storm, munmap_ns, 5642.32375, 5571.43375", // 3702.4075, 3664.95875 before SMT execution sharing
+        "munmap-storm, munmap_ns, 5628.215, 5706.26375",
         "sysbench-mmap-rndwr, throughput, 4077119.998878792, 4074443.261547267", // 4017748.403572783, 4011181.1675044186 at ops=200
         "tlb-flush2, loops_per_s, 594992.1494091398, 592487.7490814383"
     })

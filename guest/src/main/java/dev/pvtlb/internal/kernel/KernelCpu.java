@@ -61,6 +61,8 @@ public final class KernelCpu implements Cpu, Event {
     private final Event ipiArrival = this::ipiArrived;
     private final Event reschedArrival = this::reschedArrived;
     private final RescheduleInterrupt reschedHandler = new RescheduleInterrupt();
+    /** RCU_SOFTIRQ: callbacks this CPU queued whose grace period has ended. */
+    private final RcuSoftirq rcuSoftirq = new RcuSoftirq();
 
     // Execution.
     private KernelPath[] stack = new KernelPath[16];
@@ -447,6 +449,17 @@ public final class KernelCpu implements Cpu, Event {
         return callFunctionPending;
     }
 
+    /**
+     * A callback this CPU queued with call_rcu() is ready: raise RCU_SOFTIRQ (an idle CPU leaves
+     * its idle loop to run it, as the grace-period kthread's wake-up of rcu_core() makes it).
+     */
+    void rcuCallbackReady(RcuCallback cb) {
+        rcuSoftirq.add(cb);
+        if (blocked && irqOff == 0 && blockedCategory == TimeCategory.IDLE) {
+            wake();
+        }
+    }
+
     // ---------------------------------------------------------------- execution
 
     /** Starts {@code path} on this CPU: it runs next, then returns to the caller. */
@@ -570,6 +583,9 @@ public final class KernelCpu implements Cpu, Event {
         if (callFunctionPending && irqOff == 0) {
             callFunctionPending = false;
             call(ipiHandler);
+        } else if (irqOff == 0 && rcuSoftirq.pending() && top() != rcuSoftirq) {
+            // The softirq runs at a step boundary with IRQs on, before the interrupted path resumes.
+            call(rcuSoftirq);
         }
         if (depth == 0) {
             blocked = true;
@@ -716,6 +732,7 @@ public final class KernelCpu implements Cpu, Event {
         tlbstateSharedLine.reset();
         flushTlbInfoLine.reset();
         ipiHandler.reset();
+        rcuSoftirq.clear();
         java.util.Arrays.fill(stack, null);
         depth = 0;
         queued = false;

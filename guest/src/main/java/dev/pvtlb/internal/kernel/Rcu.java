@@ -8,7 +8,8 @@ import dev.pvtlb.pvops.InjectedBug;
 
 /**
  * A minimal RCU: call_rcu() callbacks run once a grace period has ended, i.e. once every CPU
- * has passed a quiescent state after the period began. Quiescent states are user-mode
+ * has passed a quiescent state after the period began, in the RCU softirq of the CPU that
+ * queued them ({@link RcuSoftirq}), which pays for them. Quiescent states are user-mode
  * execution, a context switch and idle (an extended quiescent state). A CPU with IRQs off,
  * such as one inside gup_fast(), is not quiescent: that is what makes RCU table freeing safe
  * against lockless walkers even when the flush did not interrupt them. With {@code rcu=preempt}
@@ -19,8 +20,8 @@ import dev.pvtlb.pvops.InjectedBug;
 public final class Rcu {
     private final Kernel guest;
     private final CpuMask waitingFor;
-    private List<Runnable> current = new ArrayList<>();
-    private List<Runnable> next = new ArrayList<>();
+    private List<Queued> current = new ArrayList<>();
+    private List<Queued> next = new ArrayList<>();
     private boolean gpInProgress;
 
     public Rcu(Kernel guest, int nrCpus) {
@@ -28,14 +29,21 @@ public final class Rcu {
         this.waitingFor = new CpuMask(nrCpus);
     }
 
-    /** call_rcu(): run {@code callback} after a grace period. */
-    public void callRcu(Runnable callback) {
+    /** A callback and the CPU whose rcu_data holds it (where rcu_do_batch() will invoke it). */
+    private record Queued(KernelCpu cpu, RcuCallback callback) {}
+
+    /**
+     * call_rcu() on {@code cpu}: {@code callback} runs in that CPU's RCU softirq once a grace
+     * period has ended. The caller pays call_rcu()'s own cost (rcu.call.ns).
+     */
+    public void callRcu(KernelCpu cpu, RcuCallback callback) {
         if (guest.knobs().bug == InjectedBug.RCU_GP_INSTANT) {
+            // The planted bug frees at once, in the caller, as if no grace period were needed.
             guest.vmstat().inc(Counter.RCU_GRACE_PERIODS);
-            callback.run();
+            callback.invoke(cpu);
             return;
         }
-        next.add(callback);
+        next.add(new Queued(cpu, callback));
         if (!gpInProgress) {
             startGracePeriod();
         }
@@ -46,7 +54,7 @@ public final class Rcu {
     }
 
     private void startGracePeriod() {
-        List<Runnable> t = current;
+        List<Queued> t = current;
         current = next;
         next = t;
         gpInProgress = true;
@@ -76,10 +84,10 @@ public final class Rcu {
         }
         gpInProgress = false;
         guest.vmstat().inc(Counter.RCU_GRACE_PERIODS);
-        List<Runnable> done = current;
+        List<Queued> done = current;
         current = new ArrayList<>();
-        for (Runnable r : done) {
-            r.run();
+        for (Queued q : done) {
+            q.cpu().rcuCallbackReady(q.callback());
         }
         if (!next.isEmpty()) {
             startGracePeriod();

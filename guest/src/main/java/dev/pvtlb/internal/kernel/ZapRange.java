@@ -99,8 +99,8 @@ public final class ZapRange extends InternalPath {
                 return 0;
             }
             case 11 -> {
-                freeTables(g, gather.takeTables());
-                return finishMmu(cpu, g);
+                long cost = freeTablesNow(g, gather.takeTables());
+                return cost + finishMmu(cpu, g);
             }
             case 1 -> {
                 // tlb_flush_mmu_free(): the flush has returned; free the pages now.
@@ -127,9 +127,9 @@ public final class ZapRange extends InternalPath {
                 return freeTablesAfterPages(cpu, g);
             }
             default -> {
-                freeTables(g, gather.tables());
+                // After tlb_remove_table_sync_one(): no lockless walker is left, free at once.
                 cpu.ret();
-                return 0;
+                return freeTablesNow(g, gather.tables());
             }
         }
     }
@@ -144,12 +144,12 @@ public final class ZapRange extends InternalPath {
         TableFreePolicy policy = g.pvOps().tableFreePolicy();
         switch (policy) {
             case IMMEDIATE -> {
-                freeTables(g, tables);
                 cpu.ret();
+                return freeTablesNow(g, tables);
             }
             case RCU -> {
-                g.rcu().callRcu(() -> freeTables(g, tables));
                 cpu.ret();
+                return freeTablesAfterGracePeriod(cpu, g, tables);
             }
             case IPI_SYNC -> {
                 // tlb_remove_table_sync_one(): IPI every other CPU and wait, so no
@@ -172,7 +172,10 @@ public final class ZapRange extends InternalPath {
         } else if (bug == InjectedBug.CALL_RCU_BEFORE_FLUSH && gather.tables().length > 0
                 && g.pvOps().tableFreePolicy() == TableFreePolicy.RCU) {
             int[] tables = gather.takeTables();
-            g.rcu().callRcu(() -> freeTables(g, tables));
+            g.rcu().callRcu(cpu, on -> {
+                freeTables(g, tables);
+                return 0;
+            });
         }
         if (g.knobs().nestedFlushResetsRange && mm.flushNested()) {
             // tlb_finish_mmu() from dd2283f2605e ("mm: mmap: zap pages with read mmap_sem in
@@ -193,11 +196,41 @@ public final class ZapRange extends InternalPath {
         return 0;
     }
 
+    /** Frees page-table pages now, as the planted bugs and the batch-failure path do, at no cost of their own. */
     private static void freeTables(Kernel g, int[] tables) {
         for (int pfn : tables) {
             g.allocator().free(pfn);
         }
         g.vmstat().add(Counter.TABLES_FREED, tables.length);
+    }
+
+    /**
+     * Frees page-table pages on the unmapping CPU right after the flush: without
+     * MMU_GATHER_RCU_TABLE_FREE, tlb_remove_table() is tlb_remove_page() and the tables go back
+     * with the data pages (tlb_flush_mmu_free()), each a pgtable.free.ns (the page-table page's
+     * destructor and its return to the per-CPU free list). Returns the cost.
+     */
+    private static long freeTablesNow(Kernel g, int[] tables) {
+        freeTables(g, tables);
+        return (long) tables.length * g.costs().pgtableFreeNs;
+    }
+
+    /**
+     * MMU_GATHER_RCU_TABLE_FREE (mm/mmu_gather.c): tlb_remove_table() put the tables in a batch
+     * page taken with __get_free_page(GFP_NOWAIT); tlb_table_flush() hands it to call_rcu()
+     * (tlb_remove_table_rcu). The caller pays the batch page's allocation and call_rcu(); after a
+     * grace period the queuing CPU's RCU softirq frees each table and the batch page
+     * (__tlb_remove_table_free()), each table's struct page read from memory by then (mem.ns).
+     * One batch holds (PAGE_SIZE - header) / sizeof(void *) = 509 tables on x86-64
+     * (MAX_TABLE_BATCH): every unmap here fits in one.
+     */
+    private static long freeTablesAfterGracePeriod(KernelCpu cpu, Kernel g, int[] tables) {
+        Costs c = g.costs();
+        g.rcu().callRcu(cpu, on -> {
+            freeTables(g, tables);
+            return (long) tables.length * (c.pgtableFreeNs + c.memPs / 1000) + c.pgtableFreeNs;
+        });
+        return c.pgtableFreeNs + c.rcuCallNs;
     }
 
     @Override

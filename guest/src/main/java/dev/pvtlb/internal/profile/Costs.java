@@ -47,6 +47,10 @@ public final class Costs {
     public final long vmaOpNs;
     /** shmem.release.ns: the last fput() of a MAP_SHARED|MAP_ANONYMOUS mapping's shmem file. */
     public final long shmemReleaseNs;
+    /** pgtable.free.ns, rcu.call.ns, rcu.callback.ns: freeing page tables, at once or after a grace period. */
+    public final long pgtableFreeNs;
+    public final long rcuCallNs;
+    public final long rcuCallbackNs;
     public final int pcpBatch;
     public final int pcpHigh;
     public final int pagevecSize;
@@ -109,6 +113,9 @@ public final class Costs {
         pteOpNs = p.ns("pte.op.ns");
         vmaOpNs = p.ns("vma.op.ns");
         shmemReleaseNs = p.ns("shmem.release.ns");
+        pgtableFreeNs = p.ns("pgtable.free.ns");
+        rcuCallNs = p.ns("rcu.call.ns");
+        rcuCallbackNs = p.ns("rcu.callback.ns");
         pcpBatch = Math.max(1, p.integer("page.pcp.batch"));
         pcpHigh = Math.max(pcpBatch, p.integer("page.pcp.high"));
         pagevecSize = Math.max(1, p.integer("page.pagevec"));
