@@ -17,6 +17,12 @@ sealed interface Band {
     /** For programs: the band's limits. */
     Map<String, Object> toMap();
 
+    /** The lowest value the band admits, or null where it is open below. */
+    Double lowest();
+
+    /** The highest value the band admits, or null where it is open above. */
+    Double highest();
+
     /** {@code low <= x <= high} (an infinite end is no limit). */
     static Band closed(double low, double high) {
         return new Interval(low, high, false);
@@ -58,6 +64,16 @@ sealed interface Band {
             m.put("ends", open ? "exclusive" : "inclusive");
             return m;
         }
+
+        @Override
+        public Double lowest() {
+            return low == Double.NEGATIVE_INFINITY ? null : low;
+        }
+
+        @Override
+        public Double highest() {
+            return high == Double.POSITIVE_INFINITY ? null : high;
+        }
     }
 
     record Around(double reference, double fraction) implements Band {
@@ -77,6 +93,16 @@ sealed interface Band {
             m.put("around", reference);
             m.put("within_fraction", fraction);
             return m;
+        }
+
+        @Override
+        public Double lowest() {
+            return reference * (1 - fraction);
+        }
+
+        @Override
+        public Double highest() {
+            return reference * (1 + fraction);
         }
     }
 }

@@ -16,23 +16,25 @@ import java.util.TreeMap;
 /**
  * {@code pvtlb validate --sensitivity}: one figure at a time, every ASSUMED figure of the runs'
  * profile is set to the low and then the high end of the range its profile states, and each
- * experiment is computed again. An experiment is reproduced only if its direction holds at both
- * ends of every range (validation.md, "Sensitivity"): a figure's direction is the sign of its
- * change (a percentage against 0, a ratio against 1) as published; where the band itself
- * straddles "no change" (rcu-table-free's +-1%), the direction is "inside the band". Absolute
- * figures (ns) have no direction; their spread over the ends is shown.
+ * experiment is computed again. An experiment is reproduced only if every figure is inside its
+ * band at the profile's values and at both ends of every range: "an experiment counts only if it
+ * holds at both ends of every range" (validation.md, "Sensitivity"). A band is on the published
+ * side of "no change" (or straddles it where the source found none), so inside the band the
+ * direction holds too; absolute figures (ns) are judged the same way. For each figure the span over
+ * all ends is reported with its band, and for each experiment the ASSUMED keys at whose ends some
+ * figure leaves its band.
  */
 final class Sensitivity {
     /** One end of one figure's range, and what each experiment's figures came to there. */
     record End(String key, double value, Map<String, List<Double>> emulated) {}
 
-    /** A figure whose direction did not hold at one end. */
+    /** A figure outside its band at one end. */
     record Break(String experiment, String figure, String key, double value, String emulated) {}
 
     private final List<ValidationResult> mid;
     private final Map<String, Profile.Range> ranges;
     private final List<End> ends;
-    /** Every figure whose direction broke, in experiment and range order (the ends do not change). */
+    /** Every figure outside its band at some end, in experiment and range order. */
     private final List<Break> breaks;
 
     private Sensitivity(List<ValidationResult> mid, Map<String, Profile.Range> ranges, List<End> ends) {
@@ -94,26 +96,9 @@ final class Sensitivity {
         return r.low() == r.high() ? new double[] {r.low()} : new double[] {r.low(), r.high()};
     }
 
-    /**
-     * Whether {@code emulated} goes the way the published figure does: same sign of change, or
-     * inside the band where the band allows no change; always for an absolute figure.
-     */
-    static boolean directionHolds(ValidationFigure f, double emulated) {
-        if (Double.isNaN(emulated)) {
-            return false;
-        }
-        double neutral = switch (f.unit()) {
-            case PERCENT -> 0;
-            case RATIO -> 1;
-            case NS -> Double.NaN;
-        };
-        if (Double.isNaN(neutral)) {
-            return true;
-        }
-        if (f.band().contains(neutral)) {
-            return f.band().contains(emulated);
-        }
-        return Math.signum(emulated - neutral) == Math.signum(f.published() - neutral);
+    /** Whether {@code emulated} holds for the figure at one end of a range: inside its band, as the verdict asks. */
+    static boolean holds(ValidationFigure f, double emulated) {
+        return !Double.isNaN(emulated) && f.band().contains(emulated);
     }
 
     private List<Break> findBreaks() {
@@ -124,7 +109,7 @@ final class Sensitivity {
                 List<Double> values = e.emulated().get(r.experiment().id());
                 for (int i = 0; i < figures.size(); i++) {
                     ValidationFigure f = figures.get(i);
-                    if (!directionHolds(f, values.get(i))) {
+                    if (!holds(f, values.get(i))) {
                         out.add(new Break(r.experiment().id(), f.name(), e.key(), e.value(), f.unit().format(values.get(i))));
                     }
                 }
@@ -133,9 +118,31 @@ final class Sensitivity {
         return out;
     }
 
-    /** Reproduced: passes at the profile's values and keeps its direction at every end. */
+    /**
+     * The ASSUMED keys at one of whose ends the experiment's verdict is not the one it has at the
+     * profile's values (a pass turns to fail, or a fail to pass), in key order.
+     */
+    List<String> flipKeys(ValidationResult r) {
+        List<ValidationFigure> figures = r.experiment().figures();
+        List<String> keys = new ArrayList<>();
+        for (End e : ends) {
+            List<Double> values = e.emulated().get(r.experiment().id());
+            boolean pass = true;
+            for (int i = 0; i < figures.size(); i++) {
+                pass &= figures.get(i).detail() || holds(figures.get(i), values.get(i));
+            }
+            if (pass != r.pass() && !keys.contains(e.key())) {
+                keys.add(e.key());
+            }
+        }
+        return keys.stream().sorted().toList();
+    }
+
+    /** Reproduced: every figure, details included, in its band at the profile's values and at every end. */
     boolean reproduced(ValidationResult r) {
-        return r.pass() && breaks.stream().noneMatch(b -> b.experiment().equals(r.experiment().id()));
+        // Details count here: a pass that hangs on how the runs were pooled is not reproduced.
+        return r.figures().stream().allMatch(ValidationResult.Figure::pass)
+                && breaks.stream().noneMatch(b -> b.experiment().equals(r.experiment().id()));
     }
 
     private int endsHeld(ValidationResult r) {
@@ -144,7 +151,7 @@ final class Sensitivity {
             List<Double> values = e.emulated().get(r.experiment().id());
             boolean ok = true;
             for (int i = 0; i < values.size(); i++) {
-                ok &= directionHolds(r.experiment().figures().get(i), values.get(i));
+                ok &= holds(r.experiment().figures().get(i), values.get(i));
             }
             held += ok ? 1 : 0;
         }
@@ -169,8 +176,8 @@ final class Sensitivity {
         out.printf("%nsensitivity: %d ASSUMED figures, each at the low and the high end of its range (%s), one at a time%n%n",
                 ranges.size(), String.join(", ", ranges.entrySet().stream()
                         .map(e -> e.getKey() + " " + Json.number(e.getValue().low()) + ".." + Json.number(e.getValue().high())).toList()));
-        String row = "%-19s %-47s %-11s %-25s %s%n";
-        out.printf(row, "id", "figure", "emulated", "over all ends", "direction");
+        String row = "%-19s %-47s %-11s %-25s %-22s %s%n";
+        out.printf(row, "id", "figure", "emulated", "over all ends", "band", "at the ends");
         for (ValidationResult r : mid) {
             for (int i = 0; i < r.figures().size(); i++) {
                 ValidationResult.Figure f = r.figures().get(i);
@@ -178,14 +185,14 @@ final class Sensitivity {
                 double[] s = span(r, i);
                 int broke = 0;
                 for (End e : ends) {
-                    broke += directionHolds(f.figure(), e.emulated().get(r.experiment().id()).get(i)) ? 0 : 1;
+                    broke += holds(f.figure(), e.emulated().get(r.experiment().id()).get(i)) ? 0 : 1;
                 }
                 out.printf(row, r.experiment().id(), f.figure().name(), u.format(f.emulated()), u.format(s[0]) + " .. " + u.format(s[1]),
-                        u == FigureUnit.NS ? "n/a (absolute)" : broke == 0 ? "holds at every end" : "breaks at " + broke + " end(s)");
+                        f.figure().band().describe(u), broke == 0 ? "holds at every end" : "breaks at " + broke + " of " + ends.size());
             }
         }
         if (!breaks.isEmpty()) {
-            out.printf("%nwhere a direction breaks:%n");
+            out.printf("%nwhere a figure leaves its band:%n");
             for (ValidationResult r : mid) {
                 for (ValidationResult.Figure f : r.figures()) {
                     List<Break> mine = breaks.stream()
@@ -193,9 +200,9 @@ final class Sensitivity {
                     if (mine.isEmpty()) {
                         continue;
                     }
-                    if (!directionHolds(f.figure(), f.emulated())) {
-                        // Wrong already at the profile's own values: the ends add nothing to read.
-                        out.printf("  %s: %s goes the wrong way at the profile's values (%s), and at %d of %d ends%n", r.experiment().id(),
+                    if (!holds(f.figure(), f.emulated())) {
+                        // Outside already at the profile's own values: the ends add nothing to read.
+                        out.printf("  %s: %s is outside its band at the profile's values (%s), and at %d of %d ends%n", r.experiment().id(),
                                 f.figure().name(), f.figure().unit().format(f.emulated()), mine.size(), ends.size());
                     } else {
                         out.printf("  %s: %s: %s%n", r.experiment().id(), f.figure().name(), String.join(", ", mine.stream()
@@ -204,11 +211,16 @@ final class Sensitivity {
                 }
             }
         }
+        out.printf("%nASSUMED keys that flip an experiment's verdict at one of their ends:%n");
+        for (ValidationResult r : mid) {
+            List<String> keys = flipKeys(r);
+            out.printf("  %-19s %s%n", r.experiment().id(), keys.isEmpty() ? "none" : String.join(", ", keys));
+        }
         List<String> verdicts = new ArrayList<>();
         for (ValidationResult r : mid) {
             verdicts.add(r.experiment().id() + " " + (reproduced(r) ? "reproduced" : "not reproduced"));
         }
-        out.printf("%nreproduced (pass, and direction at both ends of every range): %s%n", String.join(", ", verdicts));
+        out.printf("%nreproduced (every figure in its band at the profile's values and at both ends of every range): %s%n", String.join(", ", verdicts));
     }
 
     /** The JSON section: ranges, per experiment the ends held and each break. */
@@ -227,8 +239,23 @@ final class Sensitivity {
             Map<String, Object> x = new LinkedHashMap<>();
             x.put("id", r.experiment().id());
             x.put("ends", ends.size());
-            x.put("ends_direction_holds", endsHeld(r));
+            x.put("ends_holding", endsHeld(r));
             x.put("reproduced", reproduced(r));
+            x.put("flip_keys", flipKeys(r));
+            List<Object> spans = new ArrayList<>();
+            for (int i = 0; i < r.figures().size(); i++) {
+                ValidationFigure f = r.figures().get(i).figure();
+                double[] sp = span(r, i);
+                Map<String, Object> sm = new LinkedHashMap<>();
+                sm.put("figure", f.name());
+                sm.put("unit", f.unit().symbol);
+                sm.put("lowest", sp[0]);
+                sm.put("highest", sp[1]);
+                sm.put("band_low", f.band().lowest());
+                sm.put("band_high", f.band().highest());
+                spans.add(sm);
+            }
+            x.put("spans", spans);
             List<Object> bs = new ArrayList<>();
             for (Break b : breaks) {
                 if (b.experiment().equals(r.experiment().id())) {
@@ -250,12 +277,14 @@ final class Sensitivity {
     /** An HTML section for the validate page. */
     String toHtml() {
         StringBuilder b = new StringBuilder("<h2>Sensitivity</h2>\n<p>Every ASSUMED figure at the low and the high end of its range, "
-                + "one at a time.</p>\n<table><tr><th>experiment</th><th>ends where the direction holds</th><th>reproduced</th></tr>\n");
+                + "one at a time.</p>\n<table><tr><th>experiment</th><th>ends where every figure holds</th><th>reproduced</th>"
+                + "<th>ASSUMED keys that can flip it</th></tr>\n");
         for (ValidationResult r : mid) {
             boolean ok = reproduced(r);
             b.append("<tr><td>").append(Html.escape(r.experiment().id())).append("</td><td>").append(endsHeld(r)).append(" of ")
                     .append(ends.size()).append("</td><td class='").append(ok ? "pass" : "fail").append("'>")
-                    .append(ok ? "yes" : "no").append("</td></tr>\n");
+                    .append(ok ? "yes" : "no").append("</td><td>").append(Html.escape(String.join(", ", flipKeys(r))))
+                    .append("</td></tr>\n");
         }
         return b.append("</table>\n").toString();
     }

@@ -53,7 +53,7 @@ final class ValidateCommand implements Callable<Integer> {
     Path html;
 
     @Option(names = "--sensitivity", description = "re-run each experiment with every ASSUMED profile figure at the low and the high "
-            + "end of its range, one figure at a time, and say where an experiment's direction does not hold")
+            + "end of its range, one figure at a time, and say where a figure leaves its band and which keys can flip each experiment")
     boolean sensitivity;
 
     @Option(names = "--parallel", paramLabel = "N", description = "runs at once (default: the number of cores)")

@@ -19,20 +19,18 @@ final class ValidationExperiments {
     static final List<String> NOT_RUN_YET = List.of();
 
     /**
-     * The KVM host of the 2019 measurements, as kvm-boost and kvm-sched-yield run it: no user-mode
-     * boost (52acd22faa1a is 5.13), CFS (EEVDF came with 6.6) moving threads to idle CPUs, a halted
-     * vCPU looking preempted and the PV sched yield going to idle targets too (before
-     * 9ee83635d872, 5.17); the other VMs run ebizzy as well. Declared before {@link #ALL}, whose
-     * experiments are built from it.
+     * Mechanisms every kernel has that the model leaves out by default for speed (switches of the
+     * model's fidelity, which no kernel preset sets: KernelRelease.EXCLUDED): mmap_lock as an rwsem,
+     * the page allocator's and the LRU's locks. The KVM experiments need them: their vCPUs wait on
+     * those locks while preempted, which is what the host mechanisms under test act on.
      */
-    private static final List<String> KVM_HOST_2019 = List.of("kvm.boostUserMode=false", "host.scheduler=cfs",
-            "host.balance=idle", "kvm.preemptedOnHalt=true", "kvm.schedYieldSkipsIdle=false", "others=same");
-
-    /** The guest's locks every kernel takes: mmap_lock as an rwsem, the page allocator's and the LRU's. */
     private static final List<String> GUEST_LOCKS = List.of("mmapLock=rwsem", "pageLocks=on");
 
     private static final double[] THREADS = {1, 2, 4, 8, 16, 32, 56};
     private static final int[] VMS = {1, 2, 3};
+
+    /** The published baseline (tip-aug22) throughput at 1, 2, 4, 8, 16, 32, 56 threads. */
+    private static final double[] THREADS_PUBLISHED_BASELINE = {1152920, 1545832, 2480703, 3684486, 4981567, 5679542, 5630944};
 
     static final List<ValidationExperiment> ALL = List.of(
             concurrentFlush(), lazyTlb(), rcuTableFree(), smtDedup(), smtDedupAbsolute(), arm64Noise(),
@@ -63,8 +61,12 @@ final class ValidationExperiments {
         List<ValidationRun> runs = new ArrayList<>();
         for (double t : THREADS) {
             for (String v : List.of("false", "true")) {
-                runs.add(ValidationRun.of("cf-" + (int) t + "-" + v, "sysbench-mmap-rndwr", "threads=" + (int) t,
+                // The series' base, tip of 2019-08-22, is 5.3-rc; each run boots 5.3 and varies the series' knob.
+                runs.add(ValidationRun.of("cf-" + (int) t + "-" + v, "sysbench-mmap-rndwr", "kernel=5.3", "threads=" + (int) t,
                         "native.concurrentFlush=" + v));
+                // The same at the workload's earlier length (ops=200), shown as a detail.
+                runs.add(ValidationRun.of("cf200-" + (int) t + "-" + v, "sysbench-mmap-rndwr", "kernel=5.3", "threads=" + (int) t,
+                        "ops=200", "native.concurrentFlush=" + v));
             }
         }
         // Nadav Amit's first table (sysbench fileio rndwr on mmap, tip-aug22 vs the series), in percent.
@@ -73,40 +75,111 @@ final class ValidationExperiments {
                 FigureUnit.PERCENT, ValidationExperiments::concurrentFlushChange);
         return new ValidationExperiment("concurrent-flush",
                 "Nadav Amit, \"[PATCH v4 0/9] x86/tlb: Concurrent TLB flushes\", LKML, August 2019",
-                "Skylake, 2 sockets x 14 cores x 2 threads (56 CPUs), sysbench fileio mmap random write; "
-                        + "emulated: sysbench-mmap-rndwr, native.concurrentFlush=false vs true",
+                "\"2-socket, 56-logical-cores (28+SMT) Skylake\", \"sysbench fileio --file-total-size=3G --file-test-mode=rndwr "
+                        + "--file-io-mode=mmap --threads=X --file-fsync-mode=fdatasync run\", \"tip-aug22\" vs \"+patch-set\"; "
+                        + "emulated: sysbench-mmap-rndwr, kernel=5.3, threads=X, native.concurrentFlush=false vs true",
                 runs, List.of(
-                        new ValidationFigure("throughput change, mean of 2..56 threads", FigureUnit.PERCENT,
-                                (2.4 + 1.5 + 4.2 + 2.8 + 3.6 + 3.2) / 6,
-                                "+2.4, +1.5, +4.2, +2.8, +3.6, +3.2% at 2..56 threads", Band.closed(0.8, 8), r -> {
-                                    double sum = 0;
-                                    for (int i = 1; i < THREADS.length; i++) {
-                                        sum += concurrentFlushChange(r, THREADS[i]);
-                                    }
-                                    return sum / (THREADS.length - 1);
-                                }),
-                        new ValidationFigure("throughput change, lowest of 1..56 threads", FigureUnit.PERCENT, 1.4,
-                                "+1.4% at 1 thread", Band.atLeast(-1), r -> {
-                                    double min = Double.POSITIVE_INFINITY;
-                                    for (double t : THREADS) {
-                                        min = Math.min(min, concurrentFlushChange(r, t));
-                                    }
-                                    return min;
-                                })),
+                        cfMeanFigure(), cfLowestFigure(),
+                        new ValidationFigure("baseline throughput by threads, rank correlation", FigureUnit.RATIO,
+                                spearman(THREADS_PUBLISHED_BASELINE, THREADS_PUBLISHED_BASELINE),
+                                "tip-aug22: 1152920, 1545832, 2480703, 3684486, 4981567, 5679542, 5630944 at 1..56 threads",
+                                Band.closed(0.75, 1), r -> spearman(baselineByThreads(r, "cf-"), THREADS_PUBLISHED_BASELINE)),
+                        cfMeanFigure().detail("throughput change, mean of 2..56 threads, ops=200", r -> cfMean(r, "cf200-")),
+                        cfLowestFigure().detail("throughput change, lowest of 1..56 threads, ops=200", r -> cfLowest(r, "cf200-"))),
                 curve);
     }
 
+    private static ValidationFigure cfMeanFigure() {
+        return new ValidationFigure("throughput change, mean of 2..56 threads",
+                FigureUnit.PERCENT, (2.4 + 1.5 + 4.2 + 2.8 + 3.6 + 3.2) / 6, "+2.4, +1.5, +4.2, +2.8, +3.6, +3.2% at 2..56 threads",
+                Band.closed(0.8, 8), r -> cfMean(r, "cf-"));
+    }
+
+    private static ValidationFigure cfLowestFigure() {
+        return new ValidationFigure("throughput change, lowest of 1..56 threads",
+                FigureUnit.PERCENT, 1.4, "+1.4% at 1 thread", Band.atLeast(-1), r -> cfLowest(r, "cf-"));
+    }
+
+    private static double cfMean(RunResults r, String prefix) {
+        double sum = 0;
+        for (int i = 1; i < THREADS.length; i++) {
+            sum += concurrentFlushChange(r, prefix, THREADS[i]);
+        }
+        return sum / (THREADS.length - 1);
+    }
+
+    private static double cfLowest(RunResults r, String prefix) {
+        double min = Double.POSITIVE_INFINITY;
+        for (double t : THREADS) {
+            min = Math.min(min, concurrentFlushChange(r, prefix, t));
+        }
+        return min;
+    }
+
     private static double concurrentFlushChange(RunResults r, double threads) {
+        return concurrentFlushChange(r, "cf-", threads);
+    }
+
+    private static double concurrentFlushChange(RunResults r, String prefix, double threads) {
         int t = (int) threads;
-        return change(r.mean("cf-" + t + "-false", "throughput"), r.mean("cf-" + t + "-true", "throughput"));
+        return change(r.mean(prefix + t + "-false", "throughput"), r.mean(prefix + t + "-true", "throughput"));
+    }
+
+    /** The baseline's (native.concurrentFlush=false) throughput at each thread count. */
+    private static double[] baselineByThreads(RunResults r, String prefix) {
+        double[] y = new double[THREADS.length];
+        for (int i = 0; i < THREADS.length; i++) {
+            y[i] = r.mean(prefix + (int) THREADS[i] + "-false", "throughput");
+        }
+        return y;
+    }
+
+    /**
+     * Spearman's rank correlation of two series of equal length: 1 when they rise and fall
+     * together, whatever their scale (ties share the mean of their ranks). It says whether the
+     * emulated machine's throughput grows with threads the way the measured one did.
+     */
+    static double spearman(double[] a, double[] b) {
+        double[] ra = ranks(a);
+        double[] rb = ranks(b);
+        double ma = 0;
+        double mb = 0;
+        for (int i = 0; i < ra.length; i++) {
+            ma += ra[i] / ra.length;
+            mb += rb[i] / rb.length;
+        }
+        double cov = 0;
+        double va = 0;
+        double vb = 0;
+        for (int i = 0; i < ra.length; i++) {
+            cov += (ra[i] - ma) * (rb[i] - mb);
+            va += (ra[i] - ma) * (ra[i] - ma);
+            vb += (rb[i] - mb) * (rb[i] - mb);
+        }
+        return va == 0 || vb == 0 ? Double.NaN : cov / Math.sqrt(va * vb);
+    }
+
+    private static double[] ranks(double[] x) {
+        double[] r = new double[x.length];
+        for (int i = 0; i < x.length; i++) {
+            int below = 0;
+            int equal = 0;
+            for (double y : x) {
+                below += y < x[i] ? 1 : 0;
+                equal += y == x[i] ? 1 : 0;
+            }
+            r[i] = below + (equal + 1) / 2.0;
+        }
+        return r;
     }
 
     private static ValidationExperiment lazyTlb() {
         return new ValidationExperiment("lazy-tlb",
                 "Rik van Riel, \"[PATCH 0/7] x86,tlb,mm: make lazy TLB mode even lazier\", LKML, 2018 (Song Liu's netperf results)",
                 "48-CPU PCID system, netperf request/response; lazy TLB off (what PCID systems did) vs the series; "
-                        + "emulated: netperf-rr, lazy=off vs skip",
-                List.of(ValidationRun.of("lz-off", "netperf-rr", "lazy=off"), ValidationRun.of("lz-skip", "netperf-rr", "lazy=skip")),
+                        + "emulated: netperf-rr, kernel=4.19 (the oldest preset; the series is 4.19-rc), lazy=off vs skip",
+                List.of(ValidationRun.of("lz-off", "netperf-rr", "kernel=4.19", "lazy=off"),
+                        ValidationRun.of("lz-skip", "netperf-rr", "kernel=4.19", "lazy=skip")),
                 List.of(
                         new ValidationFigure("transactions/s change", FigureUnit.PERCENT, change(1.74716e6, 1.76911e6),
                                 "throughput 1.74716e6 -> 1.76911e6", Band.closed(0.3, 5),
@@ -124,14 +197,14 @@ final class ValidationExperiments {
         List<ValidationRun> runs = new ArrayList<>();
         for (int cpus : new int[] {6, 16}) {
             for (String v : List.of("immediate", "rcu")) {
-                runs.add(ValidationRun.of("kb-" + cpus + "-" + v, "kernbench", "vcpus=" + cpus, "tableFree=" + v));
+                runs.add(ValidationRun.of("kb-" + cpus + "-" + v, "kernbench", "kernel=4.19", "vcpus=" + cpus, "tableFree=" + v));
             }
         }
         return new ValidationExperiment("rcu-table-free",
                 "Vitaly Kuznetsov's kernbench of HAVE_RCU_TABLE_FREE, in \"Re: [tip:x86/platform] x86/hyper-v: "
                         + "Use hypercall for remote TLB flush\" (Xen PV / Hyper-V discussion), LKML, August 2017",
                 "kernbench on 6- and 16-CPU hosts, half and optimal load, without vs with RCU table freeing; "
-                        + "emulated: kernbench, vcpus=6 and 16, tableFree=immediate vs rcu",
+                        + "emulated: kernbench, kernel=4.19 (the oldest preset; the thread is 4.13), vcpus=6 and 16, tableFree=immediate vs rcu",
                 runs, List.of(
                         new ValidationFigure("elapsed change at 6 CPUs", FigureUnit.PERCENT,
                                 (change(400.498, 399.909) + change(219.03, 218.959)) / 2,
@@ -160,7 +233,7 @@ final class ValidationExperiments {
         List<ValidationRun> runs = new ArrayList<>();
         for (String dedup : List.of("false", "true")) {
             for (String thread : List.of("0", "1")) {
-                runs.add(ValidationRun.of("smt-" + dedup + "-t" + thread, "munmap-storm", "shape=munmap.c", "ops=4096",
+                runs.add(ValidationRun.of("smt-" + dedup + "-t" + thread, "munmap-storm", "kernel=4.19", "shape=munmap.c", "ops=4096",
                         "mainCpu=" + (thread.equals("0") ? "0" : "4"), "native.smtSiblingDedup=" + dedup));
             }
         }
@@ -179,9 +252,10 @@ final class ValidationExperiments {
 
     private static ValidationExperiment smtDedup() {
         return new ValidationExperiment("smt-dedup", ALEX_SHI,
-                "Haswell i7 desktop (4 cores x 2 threads), munmap -n 64 -t 16, without vs with the patch; "
-                        + "emulated: munmap-storm shape=munmap.c (the program), native.smtSiblingDedup=false vs true, "
-                        + "the munmap thread on thread 0 and on thread 1 of its core, weighed equally",
+                "Haswell i7 desktop (4 cores x 2 threads), \"munmap -n 64 -t 16\", without vs with the patch, v4.5; "
+                        + "emulated: munmap-storm shape=munmap.c (the program), kernel=4.19 (the oldest preset), "
+                        + "native.smtSiblingDedup=false vs true, the munmap thread on thread 0 and on thread 1 of its core, weighed "
+                        + "equally (each placement alone: details)",
                 smtRuns(), List.of(
                         new ValidationFigure("nr_tlb_remote_flush ratio", FigureUnit.RATIO, 4616.0 / 4616, "4616 -> 4616",
                                 Band.closed(0.98, 1.02), r -> smtCounter(r, "true", "nr_tlb_remote_flush")
@@ -189,11 +263,29 @@ final class ValidationExperiments {
                         new ValidationFigure("nr_tlb_remote_flush_received ratio", FigureUnit.RATIO, 15912.0 / 32262,
                                 "32262 -> 15912", Band.closed(0.45, 0.55), r -> smtCounter(r, "true", "nr_tlb_remote_flush_received")
                                         / smtCounter(r, "false", "nr_tlb_remote_flush_received")),
-                        new ValidationFigure("munmap time change", FigureUnit.PERCENT, change(14072, 11933), "14072 -> 11933 ns",
-                                Band.closed(-30, -5), r -> change(smtMean(r, "false", "munmap_ns"), smtMean(r, "true", "munmap_ns"))),
-                        new ValidationFigure("access time change", FigureUnit.PERCENT, change(20, 16), "20 -> 16 ns",
-                                Band.closed(-35, -5), r -> change(smtMean(r, "false", "access_ns"), smtMean(r, "true", "access_ns")))),
+                        smtMunmapFigure(), smtAccessFigure(),
+                        smtMunmapFigure().detail("munmap time change, thread 0 alone", r -> smtChange(r, "t0", "munmap_ns")),
+                        smtMunmapFigure().detail("munmap time change, thread 1 alone", r -> smtChange(r, "t1", "munmap_ns")),
+                        smtAccessFigure().detail("access time change, thread 0 alone", r -> smtChange(r, "t0", "access_ns")),
+                        smtAccessFigure().detail("access time change, thread 1 alone", r -> smtChange(r, "t1", "access_ns"))),
                 null);
+    }
+
+    private static ValidationFigure smtMunmapFigure() {
+        return new ValidationFigure("munmap time change", FigureUnit.PERCENT,
+                change(14072, 11933), "14072 -> 11933 ns", Band.closed(-30, -5),
+                r -> change(smtMean(r, "false", "munmap_ns"), smtMean(r, "true", "munmap_ns")));
+    }
+
+    private static ValidationFigure smtAccessFigure() {
+        return new ValidationFigure("access time change", FigureUnit.PERCENT,
+                change(20, 16), "20 -> 16 ns", Band.closed(-35, -5),
+                r -> change(smtMean(r, "false", "access_ns"), smtMean(r, "true", "access_ns")));
+    }
+
+    /** A metric's change with the patch for one placement of the munmap thread alone ({@code t0} or {@code t1}). */
+    private static double smtChange(RunResults r, String thread, String metric) {
+        return change(r.mean("smt-false-" + thread, metric), r.mean("smt-true-" + thread, metric));
     }
 
     private static ValidationExperiment smtDedupAbsolute() {
@@ -201,11 +293,23 @@ final class ValidationExperiments {
                 "as smt-dedup, before the patch: the absolute costs; emulated: munmap-storm shape=munmap.c, "
                         + "native.smtSiblingDedup=false, both placements of the munmap thread",
                 smtRuns().subList(0, 2), List.of(
-                        new ValidationFigure("munmap per call", FigureUnit.NS, 14072, "14072 ns/time",
-                                Band.around(14072, 0.35), r -> smtMean(r, "false", "munmap_ns")),
-                        new ValidationFigure("memory access", FigureUnit.NS, 20, "cost 20 ns/time",
-                                Band.around(20, 0.35), r -> smtMean(r, "false", "access_ns"))),
+                        smtAbsMunmapFigure(),
+                        smtAbsAccessFigure(),
+                        smtAbsMunmapFigure().detail("munmap per call, thread 0 alone", r -> r.mean("smt-false-t0", "munmap_ns")),
+                        smtAbsMunmapFigure().detail("munmap per call, thread 1 alone", r -> r.mean("smt-false-t1", "munmap_ns")),
+                        smtAbsAccessFigure().detail("memory access, thread 0 alone", r -> r.mean("smt-false-t0", "access_ns")),
+                        smtAbsAccessFigure().detail("memory access, thread 1 alone", r -> r.mean("smt-false-t1", "access_ns"))),
                 null);
+    }
+
+    private static ValidationFigure smtAbsMunmapFigure() {
+        return new ValidationFigure("munmap per call", FigureUnit.NS, 14072,
+                "14072 ns/time", Band.around(14072, 0.35), r -> smtMean(r, "false", "munmap_ns"));
+    }
+
+    private static ValidationFigure smtAbsAccessFigure() {
+        return new ValidationFigure("memory access", FigureUnit.NS, 20,
+                "cost 20 ns/time", Band.around(20, 0.35), r -> smtMean(r, "false", "access_ns"));
     }
 
     private static ValidationExperiment arm64Noise() {
@@ -213,11 +317,11 @@ final class ValidationExperiments {
                 "Takao Indoh, \"[PATCH 0/2] arm64: Introduce boot parameter to disable TLB flush instruction within the "
                         + "same inner shareable domain\", LKML, 17 June 2019",
                 "ThunderX2, a single-threaded victim alone vs with an mprotect loop on a sibling core; broadcast TLBI vs "
-                        + "TLBI on mm_cpumask only (the patch); emulated: mprotect-noise --backend arm64, noise=false vs "
-                        + "arm64.flush=broadcast and local",
-                List.of(ValidationRun.onBackend("arm-alone", "mprotect-noise", "arm64", "noise=false"),
-                        ValidationRun.onBackend("arm-broadcast", "mprotect-noise", "arm64", "arm64.flush=broadcast"),
-                        ValidationRun.onBackend("arm-local", "mprotect-noise", "arm64", "arm64.flush=local")),
+                        + "TLBI on mm_cpumask only (the patch); emulated: mprotect-noise --backend arm64, kernel=5.2 (the series is "
+                        + "5.2-rc), noise=false vs arm64.flush=broadcast and local",
+                List.of(ValidationRun.onBackend("arm-alone", "mprotect-noise", "arm64", "kernel=5.2", "noise=false"),
+                        ValidationRun.onBackend("arm-broadcast", "mprotect-noise", "arm64", "kernel=5.2", "arm64.flush=broadcast"),
+                        ValidationRun.onBackend("arm-local", "mprotect-noise", "arm64", "kernel=5.2", "arm64.flush=local")),
                 List.of(
                         new ValidationFigure("victim time with noise / alone, broadcast TLBI", FigureUnit.RATIO, 49.0 / 39,
                                 "39 ms -> 49 ms", Band.closed(1.10, 1.45),
@@ -232,11 +336,13 @@ final class ValidationExperiments {
         return change(r.mean("kb-" + vms + "-false", "records_per_s"), r.mean("kb-" + vms + "-true", "records_per_s"));
     }
 
-    /** ebizzy on that host: the run's own settings, the host's, {@code after}, the guest's locks, in this order. */
-    private static ValidationRun ebizzyOn2019Kvm(String key, List<String> own, String... after) {
-        List<String> sets = new ArrayList<>(own);
-        sets.addAll(KVM_HOST_2019);
-        sets.addAll(List.of(after));
+    /**
+     * ebizzy in KVM guests: the source's release (both host and guest), the settings its setup
+     * states, the run's own, then the guest's locks (GUEST_LOCKS).
+     */
+    private static ValidationRun ebizzyOnKvm(String key, String release, String... own) {
+        List<String> sets = new ArrayList<>(List.of("kernel=" + release));
+        sets.addAll(List.of(own));
         sets.addAll(GUEST_LOCKS);
         return ValidationRun.onBackend(key, "ebizzy", "kvm", sets.toArray(String[]::new));
     }
@@ -245,22 +351,18 @@ final class ValidationExperiments {
         List<ValidationRun> runs = new ArrayList<>();
         for (int vms : VMS) {
             for (String v : List.of("false", "true")) {
-                // The host and guest of 2019 (Linux 5.2): no PV sched yield (5.3), a vCPU preempted in
-                // user mode is no directed-yield candidate (52acd22faa1a, 5.13, not yet), and the host's
-                // fair scheduler is CFS (EEVDF came with 6.6). The other VMs run ebizzy too (co-guests),
-                // its threads take mmap_lock and the page allocator's and LRU's locks (paravirtual
-                // spinlocks, as a 5.2 KVM guest has them) as every kernel does, and each VM count is measured over
-                // the same window (ops=timed: 20 host slices, as ebizzy -S runs for a time).
-                runs.add(ebizzyOn2019Kvm("kb-" + vms + "-" + v, List.of("vms=" + vms, "kvm.boost=" + v, "kvm.pvSchedYield=false"),
-                        "ops=timed"));
+                // kernel=5.2: the commit's release (d73eb57b80b9 is in the 5.2 merge window), host and guest.
+                // vms: "ebizzy -M in one VM" against "the other VMs running the same" (others=same); ebizzy
+                // runs for a time (-S), so every VM count is measured over the same window (ops=timed).
+                runs.add(ebizzyOnKvm("kb-" + vms + "-" + v, "5.2", "vms=" + vms, "others=same", "ops=timed", "kvm.boost=" + v));
             }
         }
         return new ValidationExperiment("kvm-boost",
                 "Wanpeng Li, \"KVM: Boost vCPUs that are delivering interrupts\", commit d73eb57b80b9, 2019 (commit message)",
-                "2-socket Skylake, 80 hyperthreads, 80-vCPU 80 GB VMs, ebizzy -M in one VM and the same in the others; "
-                        + "host without vs with the boost; emulated: ebizzy --backend kvm (64 vCPUs on 64 pCPUs), vms=1..3, "
-                        + "kvm.boost=false vs true, kvm.pvSchedYield=false, kvm.boostUserMode=false, host.scheduler=cfs, "
-                        + "host.balance=idle, kvm.preemptedOnHalt=true, kvm.schedYieldSkipsIdle=false, others=same (the other VMs run ebizzy), ops=timed, mmapLock=rwsem, pageLocks=on",
+                "\"2 socket, 80 hyperthreads\" Skylake, \"80 vCPUs, 80GB RAM\" VMs, ebizzy -M in one VM \"while the other VMs are "
+                        + "running the same workload\"; host without vs with the boost; emulated: ebizzy --backend kvm (64 vCPUs on 64 "
+                        + "pCPUs), kernel=5.2, vms=1..3, others=same, ops=timed, kvm.boost=false vs true; model fidelity: "
+                        + "mmapLock=rwsem, pageLocks=on",
                 runs, List.of(
                         new ValidationFigure("records/s change, 1 VM", FigureUnit.PERCENT, change(21443, 23520),
                                 "21443 -> 23520", Band.closed(0, 25), r -> boostGain(r, 1)),
@@ -275,14 +377,15 @@ final class ValidationExperiments {
     }
 
     private static ValidationExperiment kvmSchedYield() {
+        // kernel=5.3: the guest side (715062970f37) is 5.3. "PV TLB flush disabled" (kvm.pvTlbFlush=false) so that flush
+        // IPIs go through smp_call_function_many; "over-subscribed": two VMs, each running ebizzy (others=same).
         return new ValidationExperiment("kvm-sched-yield",
                 "Wanpeng Li, \"KVM: X86: Implement PV sched yield\", commit 715062970f37, 2019 (cover letter of the series)",
-                "over-subscribed host, ebizzy, PV TLB flush disabled so that flush IPIs go through smp_call_function_many; "
-                        + "emulated: ebizzy --backend kvm, vms=2, others=same, mmapLock=rwsem, pageLocks=on, kvm.pvTlbFlush=false, kvm.boostUserMode=false, "
-                        + "host.scheduler=cfs, host.balance=idle, kvm.preemptedOnHalt=true, kvm.schedYieldSkipsIdle=false, kvm.pvSchedYield=false vs true",
-                // A host of 2019 (Linux 5.3): the boost (5.2) is there, 52acd22faa1a (5.13) is not.
-                List.of(ebizzyOn2019Kvm("ky-false", List.of("vms=2", "kvm.pvTlbFlush=false", "kvm.pvSchedYield=false")),
-                        ebizzyOn2019Kvm("ky-true", List.of("vms=2", "kvm.pvTlbFlush=false", "kvm.pvSchedYield=true"))),
+                "over-subscribed host, ebizzy, \"PV TLB flush disabled\" so that flush IPIs go through smp_call_function_many; "
+                        + "emulated: ebizzy --backend kvm, kernel=5.3, vms=2, others=same, kvm.pvTlbFlush=false, "
+                        + "kvm.pvSchedYield=false vs true; model fidelity: mmapLock=rwsem, pageLocks=on",
+                List.of(ebizzyOnKvm("ky-false", "5.3", "vms=2", "others=same", "kvm.pvTlbFlush=false", "kvm.pvSchedYield=false"),
+                        ebizzyOnKvm("ky-true", "5.3", "vms=2", "others=same", "kvm.pvTlbFlush=false", "kvm.pvSchedYield=true")),
                 List.of(new ValidationFigure("records/s change", FigureUnit.PERCENT, 17, "+17%", Band.closed(5, 40),
                         r -> change(r.mean("ky-false", "records_per_s"), r.mean("ky-true", "records_per_s")))),
                 null);

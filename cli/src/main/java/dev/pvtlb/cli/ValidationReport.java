@@ -36,7 +36,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource) {
             for (ValidationResult.Figure f : r.figures()) {
                 FigureUnit u = f.figure().unit();
                 out.printf(ROW, r.experiment().id(), f.figure().name(), u.format(f.figure().published()), u.format(f.emulated()),
-                        f.figure().band().describe(u), f.pass() ? "pass" : "fail");
+                        f.figure().band().describe(u), f.verdict());
             }
         }
         for (ValidationResult r : results) {
@@ -94,7 +94,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource) {
                 band.put("text", d.band().describe(u));
                 band.putAll(d.band().toMap());
                 m.put("band", band);
-                m.put("verdict", f.pass() ? "pass" : "fail");
+                m.put("verdict", f.verdict());
                 figures.add(m);
             }
             e.put("published", String.join("; ", published));
@@ -159,7 +159,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource) {
                             + "<th>emulated</th><th>band</th><th>verdict</th></tr>\n");
             for (ValidationResult.Figure f : r.figures()) {
                 FigureUnit u = f.figure().unit();
-                String v = f.pass() ? "pass" : "fail";
+                String v = f.verdict();
                 b.append("<tr><td>").append(Html.escape(f.figure().name())).append("</td><td>")
                         .append(Html.escape(u.format(f.figure().published()))).append("</td><td>")
                         .append(Html.escape(f.figure().asPublished())).append("</td><td>").append(Html.escape(u.format(f.emulated())))

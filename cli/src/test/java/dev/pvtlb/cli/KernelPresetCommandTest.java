@@ -63,7 +63,7 @@ class KernelPresetCommandTest {
         // as for any knob value: exit 2 and one line on stderr (run has printed its header by then)
         MainTest.Result r = MainTest.pvtlb("run", "munmap-storm", "--set", "kernel=5.4");
         assertEquals(2, r.code());
-        assertEquals("pvtlb: knob kernel cannot be '5.4' (allowed: none|4.19|5.10|6.1|6.13|6.15)", r.err().strip());
+        assertEquals("pvtlb: knob kernel cannot be '5.4' (allowed: none|4.19|5.2|5.3|5.10|6.1|6.13|6.15)", r.err().strip());
         // compare checks every run's knobs before it starts any
         MainTest.assertRefusedInOneLine("compare munmap-storm --backends native,kvm --set kernel=2.6");
     }

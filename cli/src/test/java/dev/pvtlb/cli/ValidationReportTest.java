@@ -38,9 +38,13 @@ class ValidationReportTest {
                 List.copyOf(smt.keySet()));
         assertEquals("fail", smt.get("verdict"));
         assertEquals("nr_tlb_remote_flush ratio x1.00; nr_tlb_remote_flush_received ratio x0.49; munmap time change -15.20%; "
-                + "access time change -20.00%", smt.get("published"));
+                + "access time change -20.00%; munmap time change, thread 0 alone -15.20%; munmap time change, thread 1 alone "
+                + "-15.20%; access time change, thread 0 alone -20.00%; access time change, thread 1 alone -20.00%",
+                smt.get("published"));
         assertEquals("nr_tlb_remote_flush ratio x1.00; nr_tlb_remote_flush_received ratio x0.50; munmap time change +0.78%; "
-                + "access time change +0.00%", smt.get("emulated"));
+                + "access time change +0.00%; munmap time change, thread 0 alone +0.78%; munmap time change, thread 1 alone "
+                + "+0.78%; access time change, thread 0 alone +0.00%; access time change, thread 1 alone +0.00%",
+                smt.get("emulated"));
         Map<String, Object> munmap = ((List<Map<String, Object>>) smt.get("figures")).get(2);
         assertEquals("munmap time change", munmap.get("figure"));
         assertEquals("%", munmap.get("unit"));
@@ -50,8 +54,8 @@ class ValidationReportTest {
         assertEquals("fail", munmap.get("verdict"));
         Map<String, Object> abs = ((List<Map<String, Object>>) exps.get(1).get("figures")).get(0);
         assertEquals(Map.of("text", "14072 ns +-35%", "around", 14072, "within_fraction", 0.35), abs.get("band"));
-        assertEquals(List.of("pvtlb run munmap-storm --set shape=munmap.c --set ops=4096 --set mainCpu=0 "
-                + "--set native.smtSiblingDedup=false --reps 3 --seed 1", "pvtlb run munmap-storm --set shape=munmap.c "
+        assertEquals(List.of("pvtlb run munmap-storm --set kernel=4.19 --set shape=munmap.c --set ops=4096 --set mainCpu=0 "
+                + "--set native.smtSiblingDedup=false --reps 3 --seed 1", "pvtlb run munmap-storm --set kernel=4.19 --set shape=munmap.c "
                 + "--set ops=4096 --set mainCpu=4 --set native.smtSiblingDedup=false --reps 3 --seed 1"), exps.get(1).get("runs"));
         assertEquals(List.of(), doc.get("not_run_yet"));
     }
@@ -63,8 +67,10 @@ class ValidationReportTest {
         List<String> lines = s.toString().lines().toList();
         assertEquals("smt-dedup           munmap time change                              -15.20%     +0.78%      "
                 + "[-30.00%, -5.00%]      fail", lines.get(5));
+        assertEquals("smt-dedup           munmap time change, thread 1 alone              -15.20%     +0.78%      "
+                + "[-30.00%, -5.00%]      (fail)", lines.get(8));
         assertEquals("smt-dedup-absolute  munmap per call                                 14072 ns    3210 ns     "
-                + "14072 ns +-35%         fail", lines.get(7));
+                + "14072 ns +-35%         fail", lines.get(11));
         assertEquals("verdicts: smt-dedup fail, smt-dedup-absolute fail (0 of 2 pass)", lines.get(lines.size() - 1));
     }
 
@@ -74,7 +80,7 @@ class ValidationReportTest {
         assertTrue(page.startsWith("<!DOCTYPE html>"));
         assertFalse(page.contains("<script") || page.contains(" src=") || page.contains("<link"), page); // nothing loaded from elsewhere
         assertTrue(page.contains("<h2>smt-dedup <span class='fail'>fail</span></h2>"), page);
-        assertEquals(6, page.split("<svg", -1).length - 1, "one chart per figure");
+        assertEquals(14, page.split("<svg", -1).length - 1, "one chart per figure, details included");
         assertTrue(page.contains("<td>32262 -&gt; 15912</td>"), page);
         // The emulated cell carries its standard error (0 here: the constructed runs have no spread).
         assertTrue(page.contains("<td>+0.78% +-0.00%</td>"), page);
