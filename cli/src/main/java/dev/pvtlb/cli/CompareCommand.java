@@ -6,6 +6,7 @@ import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
+import dev.pvtlb.study.LocalRuns;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,6 +58,10 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress bar on stderr")
     boolean quiet;
 
+    @Option(names = "--parallel", paramLabel = "N",
+            description = "variants run at once (default: the number of cores); the output is the same for any N")
+    Integer parallel;
+
     record Axis(String key, List<String> values) {
         boolean numeric() {
             for (String v : values) {
@@ -75,8 +80,12 @@ final class CompareCommand implements Callable<Integer> {
         ReportFile.check(json, "--json");
         ReportFile.check(csv, "--csv");
         ReportFile.check(html, "--html");
+        if (parallel != null && parallel < 1) {
+            throw new ModelException("--parallel must be at least 1, got " + parallel);
+        }
         Comparison c = compare(selection.scenario, selection.backend, selection.sets, seed, reps == null ? 3 : reps, parse(varies),
-                new ProgressBar(spec.commandLine().getErr(), quiet));
+                new ProgressBar(spec.commandLine().getErr(), quiet),
+                parallel == null ? Runtime.getRuntime().availableProcessors() : parallel);
         c.print(spec.commandLine().getOut());
         write(c, json, csv, html, "pvtlb compare " + selection.scenario);
         int hazards = 0;
@@ -127,7 +136,7 @@ final class CompareCommand implements Callable<Integer> {
 
     /** Runs the comparison; every combination is checked (built) before the first run starts. */
     static Comparison compare(String scenario, String backend, List<String> sets, Long seed, int reps, List<Axis> axes,
-                              ProgressBar progress) {
+                              ProgressBar progress, int parallel) {
         Axis swept = null;
         for (Axis a : axes) {
             if (a.key().equals("threads") && a.numeric()) {
@@ -179,18 +188,26 @@ final class CompareCommand implements Callable<Integer> {
                 scenarios[r][v] = s;
             }
         }
-        RunReport[][] reports = new RunReport[rows.size()][combos.size()];
-        int total = rows.size() * combos.size();
-        for (int r = 0; r < rows.size(); r++) {
-            for (int v = 0; v < combos.size(); v++) {
-                int done = r * combos.size() + v;
-                String what = (swept == null ? "" : swept.key() + "=" + rows.get(r) + " ") + variants.get(v);
-                Scenario s = scenarios[r][v];
-                reports[r][v] = Runner.run(s, (rep, n, steps, ns) -> progress.update(done + (double) rep / n, total,
-                        what + " rep " + (rep + 1) + "/" + n));
-            }
+        // Every run is deterministic on its own, so the variants go to a pool and come back in grid order.
+        List<Integer> cells = new ArrayList<>();
+        for (int i = 0; i < rows.size() * combos.size(); i++) {
+            cells.add(i);
         }
-        progress.done();
+        int width = combos.size();
+        String sweptKey = swept == null ? null : swept.key();
+        List<RunReport> done;
+        try {
+            done = LocalRuns.run(cells, parallel, i -> Runner.run(scenarios[i / width][i % width]),
+                    i -> (sweptKey == null ? "" : sweptKey + "=" + rows.get(i / width) + " ") + variants.get(i % width),
+                    "pvtlb-compare", progress);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ModelException("compare: interrupted");
+        }
+        RunReport[][] reports = new RunReport[rows.size()][combos.size()];
+        for (int i = 0; i < done.size(); i++) {
+            reports[i / width][i % width] = done.get(i);
+        }
         return new Comparison(scenarios[0][0].name(), swept == null ? null : swept.key(), rows, variants, reports);
     }
 }

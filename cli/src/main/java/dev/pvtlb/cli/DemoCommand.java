@@ -68,7 +68,8 @@ final class DemoCommand implements Callable<Integer> {
         String backends = String.join(",", names);
         out.printf("1. every backend on %s (%s)%n%n", WORKLOAD, String.join(" ", WORKLOAD_SETTINGS));
         Comparison c = CompareCommand.compare(WORKLOAD, null, WORKLOAD_SETTINGS, seed, 1,
-                CompareCommand.parse(List.of("backend=" + backends)), new ProgressBar(spec.commandLine().getErr(), quiet));
+                CompareCommand.parse(List.of("backend=" + backends)), new ProgressBar(spec.commandLine().getErr(), quiet),
+                Runtime.getRuntime().availableProcessors());
         c.print(out);
         out.printf("%n2. schedule exploration of %s on %s with %s%n", hazard, hazardBackend, String.join(" ", hazardSets));
         Scenario h = ScenarioArgs.build(hazard, hazardBackend, hazardSets, seed, 1);

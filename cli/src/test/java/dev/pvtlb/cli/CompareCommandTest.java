@@ -78,4 +78,21 @@ class CompareCommandTest {
             assertEquals(1, r.err().strip().lines().count(), r.err());
         }
     }
+
+    /** Variants run on a pool; the table is the same bytes whatever the pool's size, and a pool of none is refused. */
+    @Test
+    void variantsRunAtOnceGiveTheSameTableAsOneAtATime() {
+        String[] args = {"compare", "munmap-storm", "--vary", "threads=2,4", "--vary", "lazy=off,skip", "--set", "ops=20",
+            "--quiet", "--parallel", "1"};
+        MainTest.Result one = MainTest.pvtlb(args);
+        assertEquals(0, one.code(), one.err());
+        args[args.length - 1] = "2";
+        MainTest.Result two = MainTest.pvtlb(args);
+        assertEquals(one.out(), two.out());
+        assertTrue(one.out().contains("2        3113 (66.47)  3006 (30.30) -3.4%"), one.out());
+        args[args.length - 1] = "0";
+        MainTest.Result none = MainTest.pvtlb(args);
+        assertEquals(2, none.code());
+        assertEquals("pvtlb: --parallel must be at least 1, got 0\n", none.err());
+    }
 }
