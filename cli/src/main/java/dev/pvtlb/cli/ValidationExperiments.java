@@ -359,8 +359,8 @@ final class ValidationExperiments {
         }
         return new ValidationExperiment("kvm-boost",
                 "Wanpeng Li, \"KVM: Boost vCPUs that are delivering interrupts\", commit d73eb57b80b9, 2019 (commit message)",
-                "\"2 socket, 80 hyperthreads\" Skylake, \"80 vCPUs, 80GB RAM\" VMs, ebizzy -M in one VM \"while the other VMs are "
-                        + "running the same workload\"; host without vs with the boost; emulated: ebizzy --backend kvm (64 vCPUs on 64 "
+                "as the validation set states it: \"2-socket Skylake, 80 hyperthreads; 80-vCPU, 80 GB VMs; ebizzy -M in one VM, "
+                        + "the other VMs running the same; host without vs with the boost\"; emulated: ebizzy --backend kvm (64 vCPUs on 64 "
                         + "pCPUs), kernel=5.2, vms=1..3, others=same, ops=timed, kvm.boost=false vs true; model fidelity: "
                         + "mmapLock=rwsem, pageLocks=on",
                 runs, List.of(
@@ -378,10 +378,12 @@ final class ValidationExperiments {
 
     private static ValidationExperiment kvmSchedYield() {
         // kernel=5.3: the guest side (715062970f37) is 5.3. "PV TLB flush disabled" (kvm.pvTlbFlush=false) so that flush
-        // IPIs go through smp_call_function_many; "over-subscribed": two VMs, each running ebizzy (others=same).
+        // IPIs go through smp_call_function_many; "over-subscribed": two VMs, each running ebizzy (others=same); how many
+        // VMs and what the others ran is not stated, a stated difference.
         return new ValidationExperiment("kvm-sched-yield",
                 "Wanpeng Li, \"KVM: X86: Implement PV sched yield\", commit 715062970f37, 2019 (cover letter of the series)",
-                "over-subscribed host, ebizzy, \"PV TLB flush disabled\" so that flush IPIs go through smp_call_function_many; "
+                "as the validation set states it: \"over-subscribed host, ebizzy, PV TLB flush disabled so that flush IPIs go "
+                        + "through smp_call_function_many\"; "
                         + "emulated: ebizzy --backend kvm, kernel=5.3, vms=2, others=same, kvm.pvTlbFlush=false, "
                         + "kvm.pvSchedYield=false vs true; model fidelity: mmapLock=rwsem, pageLocks=on",
                 List.of(ebizzyOnKvm("ky-false", "5.3", "vms=2", "others=same", "kvm.pvTlbFlush=false", "kvm.pvSchedYield=false"),
