@@ -10,6 +10,7 @@ import dev.pvtlb.report.Json;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -52,6 +53,11 @@ final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE", description = "write a self-contained HTML page: published vs emulated per experiment")
     Path html;
 
+    @Option(names = "--markdown", paramLabel = "FILE", description = "write today's figures as Markdown tables; into the block "
+            + "between '" + ValidationMarkdown.BEGIN + "' and '" + ValidationMarkdown.END + "' when FILE has one "
+            + "(./pvtlb validate --markdown docs/validation.md refreshes that page), else as the whole file")
+    Path markdown;
+
     @Option(names = "--sensitivity", description = "re-run each experiment with every ASSUMED profile figure at the low and the high "
             + "end of its range, one figure at a time, and say where a figure leaves its band and which keys can flip each experiment")
     boolean sensitivity;
@@ -93,6 +99,7 @@ final class ValidateCommand implements Callable<Integer> {
         List<ValidationExperiment> experiments = ValidationExperiments.select(List.copyOf(new LinkedHashSet<>(only)));
         ReportFile.check(json, "--json");
         ReportFile.check(html, "--html");
+        ReportFile.check(markdown, "--markdown");
         int threads = parallel != null ? parallel : Runtime.getRuntime().availableProcessors();
         if (threads < 1 || threads > 1024) {
             throw new ModelException("--parallel must be between 1 and 1024, got " + threads);
@@ -119,6 +126,17 @@ final class ValidateCommand implements Callable<Integer> {
             }
             ReportFile.write(json, "--json", Json.write(m));
         }
+        if (markdown != null) {
+            String existing = null;
+            if (Files.isRegularFile(markdown)) {
+                try {
+                    existing = Files.readString(markdown);
+                } catch (IOException e) {
+                    throw new ModelException("--markdown " + markdown + ": cannot read it: " + e.getMessage());
+                }
+            }
+            ReportFile.write(markdown, "--markdown", ValidationMarkdown.into(existing, ValidationMarkdown.tables(outcome)));
+        }
         if (html != null) {
             String page = report.toHtml();
             if (s != null) {
@@ -131,8 +149,9 @@ final class ValidateCommand implements Callable<Integer> {
 
     /** {@code --host}: every check before the first measurement, then rounds of calibration (unless --profile) and twins. */
     private Integer callHost() throws IOException {
-        if (!only.isEmpty() || sensitivity) {
-            throw new ModelException((sensitivity ? "--sensitivity" : "--only") + " does not go with --host");
+        if (!only.isEmpty() || sensitivity || markdown != null) {
+            throw new ModelException((sensitivity ? "--sensitivity" : markdown != null ? "--markdown" : "--only")
+                    + " does not go with --host");
         }
         ReportFile.check(json, "--json");
         ReportFile.check(html, "--html");
