@@ -21,8 +21,8 @@ class ValidateCommandTest {
     }
 
     /**
-     * Each of the profile's ASSUMED figures at both ends: 66 variants of arm64-noise's three runs, in text and JSON. The
-     * broadcast figure misses its band at the profile's values and at 63 ends; the three ends where it enters the band
+     * Each of the profile's ASSUMED figures at both ends: 68 variants of arm64-noise's three runs, in text and JSON. The
+     * broadcast figure misses its band at the profile's values and at 65 ends; the three ends where it enters the band
      * are the keys that flip the verdict.
      */
     @Test
@@ -30,17 +30,17 @@ class ValidateCommandTest {
         Path j = dir.resolve("s.json");
         MainTest.Result r = MainTest.pvtlb("validate", "--only", "arm64-noise", "--sensitivity", "--quiet", "--json", j.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("sensitivity: 33 ASSUMED figures, each at the low and the high end of its range (csd.run.ns 10..60, "),
+        assertTrue(r.out().contains("sensitivity: 34 ASSUMED figures, each at the low and the high end of its range (cpu.pause.ns 4..50, csd.run.ns 10..60, "),
                 r.out());
         assertTrue(r.out().contains("arm64-noise         victim time with noise / alone, broadcast TLBI  x1.09       "
-                + "x1.03 .. x1.36            [x1.10, x1.45]         breaks at 63 of 66"), r.out());
+                + "x1.03 .. x1.36            [x1.10, x1.45]         breaks at 65 of 68"), r.out());
         assertTrue(r.out().contains("arm64-noise         victim time with noise / alone, local TLBI      x1.00       "
                 + "x1.00 .. x1.00            [x0.97, x1.05]         holds at every end"), r.out());
         assertTrue(r.out().contains("  arm64-noise         tlbi.bystander.ns, tlbi.bystander.sync.ns, tlbi.sync.ns\n"), r.out());
         assertTrue(r.out().endsWith("reproduced (every figure in its band at the profile's values and at both ends of every range): "
                 + "arm64-noise not reproduced\n"), r.out());
         String json = Files.readString(j);
-        assertTrue(json.contains("\"ends\": 66,\n"), json);
+        assertTrue(json.contains("\"ends\": 68,\n"), json);
         assertTrue(json.contains("\"ends_holding\": 3,\n"), json);
         assertTrue(json.contains("\"flip_keys\": [\n          \"tlbi.bystander.ns\",\n          \"tlbi.bystander.sync.ns\",\n"
                 + "          \"tlbi.sync.ns\"\n        ],\n"), json);

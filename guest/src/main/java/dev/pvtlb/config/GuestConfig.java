@@ -17,11 +17,6 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
                           PvBackend backend, int pcpus, int vms, boolean tracePvOps, boolean speculativeWalks) {
     /** Default guest memory: 256 MiB. */
     public static final long DEFAULT_MEMORY = 256L << 20;
-    /**
-     * EEVDF base slice, sysctl_sched_base_slice = 0.75 ms (kernel/sched/fair.c, Linux 6.6+):
-     * how long a task runs before another runnable task on its CPU gets a turn.
-     */
-    public static final long DEFAULT_SLICE_NS = 750_000;
 
     public GuestConfig {
         knobs = Map.copyOf(knobs);
@@ -61,7 +56,8 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
         private final Map<String, String> knobs = new TreeMap<>();
         private long seed = 1;
         private long quantumNs = 0;
-        private long schedSliceNs = DEFAULT_SLICE_NS;
+        /** Null: the profile's kernel.sched.base_slice.ns (EEVDF's sysctl_sched_base_slice). */
+        private Long schedSliceNs;
         private PvBackend backend;
         private int pcpus = 0;
         private int vms = 1;
@@ -162,8 +158,9 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
         }
 
         public GuestConfig build() {
-            return new GuestConfig(topology, sharedSmtTlb, memoryBytes,
-                    profile == null ? Profile.load(Profile.DEFAULT) : profile, knobs, seed, quantumNs, schedSliceNs,
+            Profile p = profile();
+            return new GuestConfig(topology, sharedSmtTlb, memoryBytes, p, knobs, seed, quantumNs,
+                    schedSliceNs != null ? schedSliceNs : p.ns("kernel.sched.base_slice.ns"),
                     backend(), pcpus, vms, tracePvOps, speculativeWalks);
         }
     }

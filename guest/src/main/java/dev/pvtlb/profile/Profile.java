@@ -37,7 +37,11 @@ public final class Profile {
             "vmexit.ns", "hypercall.ns", "host.slice.ns", "host.ple_window.ns", "host.ple_window.grow", "host.halt_poll.ns",
             "tlbi.ns", "tlbi.sync.ns", "tlbi.bystander.ns", "tlbi.bystander.sync.ns", "tlbi.dvm.snoop.ns", "tlbi.max_ops",
             "invlpgb.ns", "invlpgb.count_max", "tlbsync.ns",
-            "rar.send.ns", "rar.latency.ns", "rar.target.ns")));
+            "rar.send.ns", "rar.latency.ns", "rar.target.ns", "cpu.pause.ns",
+            "kernel.sched.base_slice.ns", "kernel.cfs.latency.ns", "kernel.cfs.min_granularity.ns",
+            "kernel.cfs.wakeup_granularity.ns", "kernel.sched.migration_cost.ns", "kernel.cpumask_trim.period.ns",
+            "kernel.perf.nmi_max.ns", "model.quantum.ns", "model.spin.step.ns", "model.speculation.tick.ns",
+            "model.store_drain.max.ns", "model.sleep_poll.ns")));
     public static final String DEFAULT = "x86-skylake";
 
     private final String name;

@@ -58,13 +58,11 @@ public final class Scenario {
      */
     private Long quantumNs;
     /**
-     * How far a batch of user accesses may run past the next event in run, compare and validate:
-     * 500 ns. With the data caches a user access costs up to a few hundred ns, a busy CPU spends
-     * more of its time in such batches, and 1 us moved munmap-storm's munmap time by 3% against
-     * the exact grain (QuantumGrainTest asks for less than 2%); 500 ns keeps it near 1%.
+     * The quantum when none is set; -1: the profile's model.quantum.ns (500 ns in x86-skylake: with
+     * the data caches a user access costs up to a few hundred ns, and 1 us moved munmap-storm's
+     * munmap time by 3% against the exact grain, where QuantumGrainTest asks for less than 2%).
      */
-    public static final long DEFAULT_QUANTUM_NS = 500;
-    private long defaultQuantumNs = DEFAULT_QUANTUM_NS;
+    private long defaultQuantumNs = -1;
     private final java.util.List<String> settings = new java.util.ArrayList<>();
 
     Scenario(Workload workload) {
@@ -295,7 +293,7 @@ public final class Scenario {
     }
 
     /**
-     * The quantum used when none was set: {@link #DEFAULT_QUANTUM_NS} for runs; the explorer uses 0 (exact), since a
+     * The quantum used when none was set: the profile's model.quantum.ns for runs; the explorer uses 0 (exact), since a
      * batch running past the next event hides interleavings.
      */
     public Scenario defaultQuantum(long ns) {
@@ -341,7 +339,7 @@ public final class Scenario {
         b.tracePvOps(trace);
         knobs.forEach(b::knob);
         b.seed(guestSeed);
-        b.quantumNs(quantumNs != null ? quantumNs : defaultQuantumNs);
+        b.quantumNs(quantumNs != null ? quantumNs : defaultQuantumNs >= 0 ? defaultQuantumNs : b.profile().ns("model.quantum.ns"));
         return b.build();
     }
 

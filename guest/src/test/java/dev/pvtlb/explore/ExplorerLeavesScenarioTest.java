@@ -16,11 +16,11 @@ class ExplorerLeavesScenarioTest {
     void aScenarioRunsTheSameBeforeAndAfterAnExplorerUsedIt() {
         Scenario s = Scenario.of("munmap-storm").set("ops", "20").seed(3);
         long before = Runner.run(s).steps();
-        assertEquals(Scenario.DEFAULT_QUANTUM_NS, s.guestConfig(0).quantumNs());
+        assertEquals(dev.pvtlb.profile.Profile.load(dev.pvtlb.profile.Profile.DEFAULT).ns("model.quantum.ns"), s.guestConfig(0).quantumNs());
         new Explorer(s).explore(new RandomStrategy(1), 2, 1e9);
-        assertEquals(Scenario.DEFAULT_QUANTUM_NS, s.guestConfig(0).quantumNs(), "the caller's quantum");
+        assertEquals(dev.pvtlb.profile.Profile.load(dev.pvtlb.profile.Profile.DEFAULT).ns("model.quantum.ns"), s.guestConfig(0).quantumNs(), "the caller's quantum");
         assertEquals(before, Runner.run(s).steps());
         assertEquals(0L, s.copy().defaultQuantum(0).guestConfig(0).quantumNs(), "a copy changes alone");
-        assertEquals(Scenario.DEFAULT_QUANTUM_NS, s.guestConfig(0).quantumNs());
+        assertEquals(dev.pvtlb.profile.Profile.load(dev.pvtlb.profile.Profile.DEFAULT).ns("model.quantum.ns"), s.guestConfig(0).quantumNs());
     }
 }

@@ -43,10 +43,10 @@ class MmCpumaskLifecycleTest {
     @Test
     void theCpumaskIsTrimmedAtMostOnceASecond() {
         Mm mm = new Mm(1, 1, 1, 8, false);
-        assertFalse(mm.shouldTrimCpumask(500_000_000L), "init_new_context() sets next_trim_cpumask a second ahead");
-        assertFalse(mm.shouldTrimCpumask(1_000_000_000L), "time_after() is strict");
-        assertTrue(mm.shouldTrimCpumask(1_000_000_001L));
-        assertFalse(mm.shouldTrimCpumask(1_500_000_000L));
-        assertTrue(mm.shouldTrimCpumask(2_000_000_002L));
+        assertFalse(mm.shouldTrimCpumask(500_000_000L, 1_000_000_000L), "init_new_context() sets next_trim_cpumask a second ahead");
+        assertFalse(mm.shouldTrimCpumask(1_000_000_000L, 1_000_000_000L), "time_after() is strict");
+        assertTrue(mm.shouldTrimCpumask(1_000_000_001L, 1_000_000_000L));
+        assertFalse(mm.shouldTrimCpumask(1_500_000_000L, 1_000_000_000L));
+        assertTrue(mm.shouldTrimCpumask(2_000_000_002L, 1_000_000_000L));
     }
 }

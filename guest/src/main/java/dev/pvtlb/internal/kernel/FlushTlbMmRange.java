@@ -82,7 +82,7 @@ public final class FlushTlbMmRange extends KernelPath {
             if (mm.cpumask().anyBut(cpu.id) >= 0) {
                 pc = 1;
                 if (g.knobs().mmCpumaskTrim) {
-                    info.trimCpumask = mm.shouldTrimCpumask(now); // should_trim_cpumask()
+                    info.trimCpumask = mm.shouldTrimCpumask(now, g.costs().cpumaskTrimPeriodNs); // should_trim_cpumask()
                 }
                 g.ledger().addNs(CostPart.FLUSH_SETUP, cost);
                 if (!g.knobs().concurrentFlush && cpu.loadedMm() == mm) {

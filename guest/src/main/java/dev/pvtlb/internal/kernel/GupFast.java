@@ -31,13 +31,6 @@ public final class GupFast extends InternalPath {
     private long first;
     private boolean stalled;
 
-    /**
-     * How long an NMI stalls the walk: the longest perf sampling NMI the kernel accepts before it
-     * lowers the sample rate (kernel/events/core.c: DEFAULT_MAX_SAMPLE_RATE 100000 Hz and
-     * DEFAULT_CPU_TIME_MAX_PERCENT 25, so 2.5 us a sample). Only with hardware nondeterminism on
-     * (speculation=on, as explore has it), at most once per walk.
-     */
-    static final long NMI_STALL_NS = 2_500;
 
     /** Walks {@code va}; hands the leaf PTE (0 when not present or the walk failed) to {@code result}. */
     public GupFast(Mm mm, long va, LongConsumer result) {
@@ -118,7 +111,7 @@ public final class GupFast extends InternalPath {
             // table that a flush not done by IPI (a hypercall, INVLPGB, a broadcast TLBI, RAR) lets
             // be freed meanwhile.
             stalled = true;
-            cost += NMI_STALL_NS;
+            cost += g.costs().nmiStallNs; // kernel.perf.nmi_max.ns: the longest NMI perf accepts
         }
         return cost;
     }

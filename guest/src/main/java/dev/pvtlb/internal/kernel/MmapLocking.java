@@ -22,12 +22,6 @@ public final class MmapLocking {
 
     private MmapLocking() {}
 
-    /**
-     * One turn of a spinning waiter's loop: PAUSE is "as many as 140 cycles" on Skylake (Intel 64
-     * and IA-32 Optimization Reference Manual, 2.5.4 "Pause Latency in Skylake
-     * Microarchitecture"), about 50 ns at 2.8 GHz.
-     */
-    static final long PAUSE_NS = 50;
 
     /** owner_on_cpu(): the owner is its CPU's current task and that (v)CPU is running (!vcpu_is_preempted()). */
     private static boolean ownerOnCpu(Task owner) {
@@ -56,7 +50,7 @@ public final class MmapLocking {
             // owner runs on a CPU: it stays on its own, in the mm, and takes the lock when it is
             // free. Readers sleep (reader spinning went in 5.3 and out again in 5.12, 617f3ef95177).
             task.mmapLockSpinning = true;
-            return cost + PAUSE_NS;
+            return cost + cpu.kernel().costs().pauseNs;
         }
         lock.enqueue(task, want == Hold.WRITE);
 

@@ -6,14 +6,12 @@ import dev.pvtlb.model.ChoicePoint;
  * The flush protocol's plain per-CPU stores under memoryModel=tso|arm: this_cpu_write() of
  * cpu_tlbstate_shared.is_lazy and of cpu_tlbstate.loaded_mm (LOADED_MM_SWITCHING and next). Each
  * waits in the CPU's {@link StoreBuffer} until the explorer lets it drain (a STORE_DRAIN choice
- * among 4 delays up to {@value #DRAIN_MAX_NS} ns) or the CPU executes a barrier: the locked
+ * among 4 delays up to model.store_drain.max.ns) or the CPU executes a barrier: the locked
  * mm_cpumask and tlb_gen atomics, smp_mb(), the CR3 write (serializing), interrupt return.
  * mm_cpumask, tlb_gen and the PTE clears (xchg) are locked operations, so they are visible at once
  * under every model.
  */
 final class OrderedStores {
-    /** The longest a store stays buffered without a barrier: a bound of the model. */
-    static final long DRAIN_MAX_NS = 900;
 
     private OrderedStores() {}
 
@@ -44,7 +42,7 @@ final class OrderedStores {
         }
         long seq = sb.store(loc, v ? 1 : 0);
         Kernel g = cpu.kernel();
-        long delay = g.engine().chooseInRange(ChoicePoint.STORE_DRAIN, 0, DRAIN_MAX_NS, 4);
+        long delay = g.engine().chooseInRange(ChoicePoint.STORE_DRAIN, 0, g.costs().storeDrainMaxNs, 4);
         g.engine().at(g.engine().now() + delay, e -> sb.drainChosen(seq));
     }
 }

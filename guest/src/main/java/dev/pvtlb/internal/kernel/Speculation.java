@@ -7,14 +7,11 @@ import dev.pvtlb.model.ChoicePoint;
  * hardware may walk that mm's page tables at any moment (prefetch, speculation), filling its TLB
  * and paging-structure caches; this is why freed page tables must reach lazy CPUs too (Rik van
  * Riel, "x86,tlb,mm: make lazy TLB mode even lazier", LKML June 2018). While a CPU is idle and
- * lazy, every {@link #TICK_NS} a choice point (SPECULATIVE_WALK) decides whether it walks the
+ * lazy, every model.speculation.tick.ns a choice point (SPECULATIVE_WALK) decides whether it walks the
  * address it last used, and once more when it returns from an interrupt handler to its idle loop
  * ({@link #leavingInterrupt}). Off unless the scenario asks for it (GuestConfig.speculativeWalks).
  */
 public final class Speculation {
-    /** How often an idle lazy CPU may start a speculative walk: a granularity of the model. */
-    public static final long TICK_NS = 1_000;
-
     private final Kernel guest;
     /** Each CPU's tick as one event object, scheduled again and again (no garbage per tick). */
     private final dev.pvtlb.internal.sim.Event[] ticks;
@@ -34,7 +31,7 @@ public final class Speculation {
         if (t == null) {
             t = ticks[cpu.id] = e -> tick(cpu);
         }
-        guest.engine().at(guest.engine().now() + TICK_NS, t);
+        guest.engine().at(guest.engine().now() + guest.costs().speculationTickNs, t);
     }
 
     /**

@@ -86,7 +86,7 @@ public final class SpinLockedSection extends InternalPath {
                 }
                 if (pv) {
                     KernelCpu prev = lock.predecessor(cpu);
-                    long left = SPIN_THRESHOLD * MmapLocking.PAUSE_NS - turnsNs(cpu, now);
+                    long left = SPIN_THRESHOLD * cpu.kernel().costs().pauseNs - turnsNs(cpu, now);
                     if (left <= 0 || (prev != null && lock.isHalted(prev))) {
                         return pvWait(cpu, now);
                     }
@@ -147,7 +147,7 @@ public final class SpinLockedSection extends InternalPath {
             long now = g.engine().now();
             spinStart = now;
             descheduledAtStart = cpu.descheduledNs();
-            armThreshold(cpu, now + SPIN_THRESHOLD * MmapLocking.PAUSE_NS);
+            armThreshold(cpu, now + SPIN_THRESHOLD * cpu.kernel().costs().pauseNs);
         }
         return BLOCK;
     }
@@ -179,7 +179,7 @@ public final class SpinLockedSection extends InternalPath {
         lock.halting(cpu);
         KernelCpu next = lock.successor(cpu);
         if (next != null) {
-            cpu.kernel().engine().at(now + PREV_CHECK * MmapLocking.PAUSE_NS, e -> {
+            cpu.kernel().engine().at(now + PREV_CHECK * cpu.kernel().costs().pauseNs, e -> {
                 if (lock.predecessor(next) == cpu && lock.isHalted(cpu)) {
                     next.wake();
                 }

@@ -33,10 +33,11 @@ public final class Mm implements MmHandle {
      * per-thread vmacache of Linux before 6.1 did the same). Dropped when a VMA is removed.
      */
     private Vma lastFound;
-    /** HZ jiffies: the trim period of should_trim_cpumask(). */
-    static final long TRIM_PERIOD_NS = 1_000_000_000L;
-    /** mm->context.next_trim_cpumask: init_new_context() sets it a second ahead (mms are made at boot here). */
-    private long nextTrimCpumaskNs = TRIM_PERIOD_NS;
+    /**
+     * mm->context.next_trim_cpumask: init_new_context() sets it a period ahead (mms are made at boot
+     * here); -1 until the first look, which sets it to the period.
+     */
+    private long nextTrimCpumaskNs = -1;
     private long tlbGen;
     /** mm_users: the tasks using this mm; each spawned task takes one reference. */
     private int users;
@@ -193,11 +194,15 @@ public final class Mm implements MmHandle {
 
     /**
      * should_trim_cpumask() (6db2526c1d69, "x86/mm/tlb: Only trim the mm_cpumask once a second"):
-     * true when the time is after next_trim_cpumask, which then moves a second (HZ jiffies) ahead.
+     * true when the time is after next_trim_cpumask, which then moves {@code periodNs} (HZ jiffies,
+     * kernel.cpumask_trim.period.ns) ahead.
      */
-    public boolean shouldTrimCpumask(long nowNs) {
+    public boolean shouldTrimCpumask(long nowNs, long periodNs) {
+        if (nextTrimCpumaskNs < 0) {
+            nextTrimCpumaskNs = periodNs;
+        }
         if (nowNs > nextTrimCpumaskNs) {
-            nextTrimCpumaskNs = nowNs + TRIM_PERIOD_NS;
+            nextTrimCpumaskNs = nowNs + periodNs;
             return true;
         }
         return false;

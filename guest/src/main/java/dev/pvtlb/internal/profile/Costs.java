@@ -77,6 +77,20 @@ public final class Costs {
     public final long rarSendNs;
     public final long rarLatencyNs;
     public final long rarTargetNs;
+    /** cpu.pause.ns: one turn of a spin-wait loop (PAUSE). */
+    public final long pauseNs;
+    /** Kernel tunables (kernel.*): CFS's latency and granularities, the migration cost, the cpumask trim period, an NMI's longest stall. */
+    public final long cfsLatencyNs;
+    public final long cfsMinGranularityNs;
+    public final long cfsWakeupGranularityNs;
+    public final long migrationCostNs;
+    public final long cpumaskTrimPeriodNs;
+    public final long nmiStallNs;
+    /** Granularities of the model (model.*): a spin step, the speculation tick, the store-drain bound, the sleep poll. */
+    public final long spinStepNs;
+    public final long speculationTickNs;
+    public final long storeDrainMaxNs;
+    public final long sleepPollNs;
 
     public Costs(Profile p) {
         accessPs = p.ps("access.ns");
@@ -142,6 +156,17 @@ public final class Costs {
         rarSendNs = p.ns("rar.send.ns");
         rarLatencyNs = p.ns("rar.latency.ns");
         rarTargetNs = p.ns("rar.target.ns");
+        pauseNs = Math.max(1, p.ns("cpu.pause.ns"));
+        cfsLatencyNs = p.ns("kernel.cfs.latency.ns");
+        cfsMinGranularityNs = p.ns("kernel.cfs.min_granularity.ns");
+        cfsWakeupGranularityNs = p.ns("kernel.cfs.wakeup_granularity.ns");
+        migrationCostNs = p.ns("kernel.sched.migration_cost.ns");
+        cpumaskTrimPeriodNs = Math.max(1, p.ns("kernel.cpumask_trim.period.ns"));
+        nmiStallNs = p.ns("kernel.perf.nmi_max.ns");
+        spinStepNs = Math.max(1, p.ns("model.spin.step.ns"));
+        speculationTickNs = Math.max(1, p.ns("model.speculation.tick.ns"));
+        storeDrainMaxNs = p.ns("model.store_drain.max.ns");
+        sleepPollNs = Math.max(1, p.ns("model.sleep_poll.ns"));
     }
 
     private static int lines(Profile p, String kibKey) {

@@ -33,7 +33,7 @@ public final class Flag {
                 task.opDone();
                 return 1;
             }
-            return Spin.STEP_NS;
+            return Spin.step(cpu);
         };
     }
 }

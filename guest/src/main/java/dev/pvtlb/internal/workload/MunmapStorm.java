@@ -60,6 +60,7 @@ public final class MunmapStorm implements Workload {
         p.put("reads", "512");
         p.put("mainCpu", "0");
         p.put("prefault", "false");
+        p.put("settle_us", "10000");
         return p;
     }
 
@@ -84,7 +85,8 @@ public final class MunmapStorm implements Workload {
         SharedRegionRounds.Wait wait = SharedRegionRounds.Wait.of(name(), params.values().get("wait").strip());
         if (shape.equals("munmap.c")) {
             return MunmapTestProgram.setUp(guest, name(), threads, pages, params.integer("region", 1, 1 << 20),
-                    params.integer("reads", 1, 1 << 20), ops, params.integer("mainCpu", 0, 65535));
+                    params.integer("reads", 1, 1 << 20), ops, params.integer("mainCpu", 0, 65535),
+                    params.integer("settle_us", 0, 10_000_000));
         }
         if (shape.equals("shared")) {
             int cpus = guest.cpus().length;

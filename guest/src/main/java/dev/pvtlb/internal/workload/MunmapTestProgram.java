@@ -48,8 +48,6 @@ import java.util.function.Supplier;
  * Linux moves the thread between CPUs as it balances load; the model does not.
  */
 final class MunmapTestProgram {
-    /** The program's usleep(10000) between the last munmap and the stop. */
-    static final long SETTLE_NS = 10_000_000L;
 
     private MunmapTestProgram() {
     }
@@ -61,7 +59,7 @@ final class MunmapTestProgram {
     }
 
     static Supplier<Map<String, Metric>> setUp(Kernel guest, String name, int threads, int pages, int regionPages,
-            int reads, int ops, int mainCpu) {
+            int reads, int ops, int mainCpu, int settleUs) {
         if (regionPages % pages != 0 || regionPages / pages < 1) {
             throw new ModelException(String.format("%s: shape=munmap.c needs region to be a multiple of pages, got region=%d pages=%d",
                     name, regionPages, pages));
@@ -84,7 +82,8 @@ final class MunmapTestProgram {
         }
         // "access whole memory, will generate many page faults": one byte written per page.
         SetUpPages.write(guest, mm, region, regionPages);
-        long settleNs = SETTLE_NS * ops / mappings;
+        // The program's usleep(10000) between the last munmap and the stop (settle_us), scaled to the munmaps run.
+        long settleNs = settleUs * 1000L * ops / mappings;
         Run run = new Run(threads, settleNs);
         int cpus = guest.cpus().length;
         if (mainCpu >= cpus) {

@@ -29,7 +29,7 @@ final class SharedRegionRounds {
         /** Spin in user mode, as the host benchmark's crew: they stay in the mm and get every shootdown. */
         SPIN,
         /**
-         * Block, as on a futex (its wake-up modelled as a poll every {@link #SLEEP_POLL_NS}): their
+         * Block, as on a futex (its wake-up modelled as a poll every model.sleep_poll.ns): their
          * CPUs idle in lazy TLB mode, paging-structure caches still on the tables the munmap frees.
          */
         SLEEP,
@@ -49,8 +49,6 @@ final class SharedRegionRounds {
         }
     }
 
-    /** How often a blocked reader looks for the next round. */
-    static final long SLEEP_POLL_NS = 10_000;
 
     private final Mm mm;
     private final Wait wait;
@@ -104,7 +102,7 @@ final class SharedRegionRounds {
                 t.opDone();
                 return 1;
             }
-            return Spin.STEP_NS;
+            return Spin.step(cpu);
         };
     }
 
@@ -163,7 +161,7 @@ final class SharedRegionRounds {
                                 // Blocked: its CPU idles, lazy on the mm; then it looks again.
                                 phase = 0;
                                 t.opDone();
-                                t.sleep(SLEEP_POLL_NS);
+                                t.sleep(cpu.kernel().costs().sleepPollNs);
                                 return 0;
                             }
                             case GUP -> {
@@ -172,10 +170,10 @@ final class SharedRegionRounds {
                                     cpu.call(new GupFast(mm, region, pages, pte -> { }));
                                     return 1;
                                 }
-                                return Spin.STEP_NS;
+                                return Spin.step(cpu);
                             }
                             default -> {
-                                return Spin.STEP_NS;
+                                return Spin.step(cpu);
                             }
                         }
                     };

@@ -67,7 +67,7 @@ public final class HostModel implements VcpuHost {
         KernelCpu[] cpus = guest.cpus();
         int n = cpus.length;
         int p = guest.config().pcpus() == 0 ? n : guest.config().pcpus();
-        this.cfs = guest.knobs().hostCfs ? new CfsWakeup(p) : null;
+        this.cfs = guest.knobs().hostCfs ? new CfsWakeup(p, guest.costs()) : null;
         this.balance = guest.knobs().hostBalanceIdle;
         int vms = guest.config().vms();
         if ((long) n * vms > 1 << 16) {
@@ -369,7 +369,7 @@ public final class HostModel implements VcpuHost {
      */
     private void pullWaiting(Pcpu pc) {
         long now = engine.now();
-        IdleBalance.Pull pull = IdleBalance.pick(pcpus, pc, now, draining());
+        IdleBalance.Pull pull = IdleBalance.pick(pcpus, pc, now, draining(), guest.costs().migrationCostNs);
         if (pull.vcpu() == null) {
             long coolAt = pull.coolAt();
             if (coolAt != Long.MAX_VALUE && coolAt > pc.balanceRetryAt) {

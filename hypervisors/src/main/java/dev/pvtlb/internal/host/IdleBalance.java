@@ -10,8 +10,6 @@ import dev.pvtlb.stats.Counter;
  * between busy pCPUs. {@link HostModel} decides when, this class which pCPU and which vCPU.
  */
 final class IdleBalance {
-    /** sysctl_sched_migration_cost (kernel/sched/fair.c): a task that ran this recently is cache-hot. */
-    static final long MIGRATION_COST_NS = 500_000;
 
     private IdleBalance() {
     }
@@ -38,10 +36,11 @@ final class IdleBalance {
     /**
      * newidle_balance() for idle pCPU {@code idle}: from the pCPU with the most runnable vCPUs (at
      * least two; the first after {@code idle} among equals), the waiting vCPU with the least
-     * virtual runtime that is not cache-hot (off its CPU at least {@link #MIGRATION_COST_NS}).
+     * virtual runtime that is not cache-hot (off its CPU at least {@code migrationCostNs}, sysctl_sched_migration_cost:
+     * kernel.sched.migration_cost.ns).
      * {@code guestOnly}: only the primary guest's vCPUs (the run is draining).
      */
-    static Pull pick(Pcpu[] pcpus, Pcpu idle, long now, boolean guestOnly) {
+    static Pull pick(Pcpu[] pcpus, Pcpu idle, long now, boolean guestOnly, long migrationCostNs) {
         Pcpu busiest = null;
         int most = 1;
         for (int k = 1; k < pcpus.length; k++) {
@@ -61,8 +60,8 @@ final class IdleBalance {
             if (o == busiest.current || o.state != VcpuState.RUNNABLE || (guestOnly && o.vm != 0)) {
                 continue;
             }
-            if (now - o.offCpuSince < MIGRATION_COST_NS) {
-                coolAt = Math.min(coolAt, o.offCpuSince + MIGRATION_COST_NS);
+            if (now - o.offCpuSince < migrationCostNs) {
+                coolAt = Math.min(coolAt, o.offCpuSince + migrationCostNs);
             } else if (pick == null || o.vruntime < pick.vruntime) {
                 pick = o;
             }

@@ -205,7 +205,12 @@ class KvmHostMechanismsTest {
      * {when vCPU 1 had it after vCPU 0's unlock, vCPU 1's halted time, hypercalls, PLE exits}.
      */
     private static long[] lockWaiter(String pvSpinlock) {
-        GuestConfig cfg = GuestConfig.builder().cpus(2).seed(11).backend("kvm").pcpus(2).knob("kvm.pvSpinlock", pvSpinlock).build();
+        return lockWaiter(pvSpinlock, dev.pvtlb.profile.Profile.load(dev.pvtlb.profile.Profile.DEFAULT));
+    }
+
+    private static long[] lockWaiter(String pvSpinlock, dev.pvtlb.profile.Profile profile) {
+        GuestConfig cfg = GuestConfig.builder().cpus(2).seed(11).backend("kvm").pcpus(2).knob("kvm.pvSpinlock", pvSpinlock)
+                .profile(profile).build();
         long[] held = new long[2];
         Scripted s = lockers(cfg, new long[] {1, 1_001}, new long[] {3_000_000, 10_000}, held);
         s.run();
@@ -229,6 +234,16 @@ class KvmHostMechanismsTest {
         assertEquals(0, spin[2], "no kick");
         assertTrue(spin[1] < 1_000, "never halted: " + spin[1] + " ns idle");
         assertEquals(11, spin[3], "pause-loop exits for the whole 3 ms");
+    }
+
+    /** The spin threshold is SPIN_THRESHOLD turns of the profile's cpu.pause.ns: at 10 ns a turn it halts 327.68 us in. */
+    @Test
+    void theSpinThresholdIsCountedInTheProfilesPauses() {
+        long[] pv = lockWaiter("true", dev.pvtlb.profile.Profile.load(dev.pvtlb.profile.Profile.DEFAULT)
+                .with(java.util.Map.of("cpu.pause.ns", 10.0), "test"));
+        assertEquals(620, pv[0]);
+        assertEquals(1, pv[2], "the kick");
+        assertTrue(pv[1] >= 3_000_000 - 327_680 - 1_001 - 205 && pv[1] <= 3_000_000 - 327_680 + 600, "halted " + pv[1] + " ns");
     }
 
     /**

@@ -11,6 +11,9 @@ import org.junit.jupiter.api.Test;
  * CPUs) ahead of the leftmost, the current vCPU included.
  */
 class BuddyPickTest {
+    private static final dev.pvtlb.internal.profile.Costs SKYLAKE =
+            new dev.pvtlb.internal.profile.Costs(dev.pvtlb.profile.Profile.load(dev.pvtlb.profile.Profile.DEFAULT));
+
     /** A running vCPU at 10 ms of virtual runtime and a waiting one at {@code buddyMs}. */
     private static boolean mayRunAhead(CfsWakeup cfs, long buddyMs) {
         Pcpu pc = new Pcpu(0, cfs);
@@ -28,7 +31,7 @@ class BuddyPickTest {
 
     @Test
     void cfsLetsABuddyRunUpToTheWakeupGranularityAheadWhereEevdfWantsItEligible() {
-        CfsWakeup cfs = new CfsWakeup(64);
+        CfsWakeup cfs = new CfsWakeup(64, SKYLAKE);
         assertTrue(mayRunAhead(cfs, 13), "CFS: 3 ms ahead of the leftmost, within 4 ms");
         assertTrue(mayRunAhead(cfs, 14), "CFS: exactly the granularity");
         assertFalse(mayRunAhead(cfs, 15), "CFS: 5 ms ahead");

@@ -13,18 +13,21 @@ import org.junit.jupiter.api.Test;
 
 /** host.scheduler=cfs: CFS's wake-up placement, wake-up preemption and slice (fair.c up to 6.5). */
 class CfsWakeupTest {
+    private static final dev.pvtlb.internal.profile.Costs SKYLAKE =
+            new dev.pvtlb.internal.profile.Costs(dev.pvtlb.profile.Profile.load(dev.pvtlb.profile.Profile.DEFAULT));
+
     @Test
     void tunablesScaleWithTheLogOfUpToEightCpus() {
-        CfsWakeup big = new CfsWakeup(64); // factor 4: latency 24 ms, wake-up granularity 4 ms
+        CfsWakeup big = new CfsWakeup(64, SKYLAKE); // factor 4: latency 24 ms, wake-up granularity 4 ms
         assertEquals(12_000_000, big.slice(2), "24 ms period shared by two");
         assertEquals(3_000_000, big.slice(10), "past sched_nr_latency: 10 x 3 ms min granularity, shared by ten");
-        CfsWakeup one = new CfsWakeup(1); // factor 1
+        CfsWakeup one = new CfsWakeup(1, SKYLAKE); // factor 1
         assertEquals(3_000_000, one.slice(2));
     }
 
     @Test
     void aSleeperIsPlacedHalfALatencyBackAndPreemptsPastTheGranularity() {
-        CfsWakeup c = new CfsWakeup(64);
+        CfsWakeup c = new CfsWakeup(64, SKYLAKE);
         assertEquals(88_000_000, c.place(0, 100_000_000), "GENTLE_FAIR_SLEEPERS: min_vruntime - 12 ms");
         assertEquals(99_000_000, c.place(99_000_000, 100_000_000), "a thread that slept briefly keeps its own vruntime");
         assertTrue(c.preempts(100_000_000, 88_000_000), "12 ms ahead > 4 ms");
