@@ -118,6 +118,14 @@ public final class GuestKnobs {
                     + "(newidle_balance(), can_migrate_task())",
             "none", "idle");
 
+    public static final KnobSpec SCHED_BALANCE = KnobSpec.choice("sched.balance", "none",
+            "whether the guest's scheduler moves tasks between CPUs: none = each task stays on the CPU it was spawned on "
+                    + "(taskset to one CPU; the model so far); idle = as Linux's fair class does within a last-level cache: a "
+                    + "waking task goes to an idle CPU when its own is busy (select_idle_sibling(), whole idle cores first), and a "
+                    + "CPU about to go idle pulls a queued task that has been off its CPU at least sched_migration_cost from the "
+                    + "busiest CPU (newidle_balance(), can_migrate_task()); counted as migrations",
+            "none", "idle");
+
     public static final KnobSpec KERNEL = KnobSpec.choice(KernelRelease.KNOB, KernelRelease.NONE,
             "set every design knob, the guest's and the backend's, to what that Linux release did (KernelRelease; docs/scenarios.md, "
                     + "Kernel presets); a knob set explicitly wins; none = each knob's own default",
@@ -129,7 +137,7 @@ public final class GuestKnobs {
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
             NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
-            MM_CPUMASK, RCU, MMAP_LOCK, PAGE_LOCKS, ZERO_PAGE, HOST_SCHEDULER, HOST_BALANCE, KERNEL, INJECT);
+            MM_CPUMASK, RCU, MMAP_LOCK, PAGE_LOCKS, ZERO_PAGE, HOST_SCHEDULER, HOST_BALANCE, SCHED_BALANCE, KERNEL, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -175,6 +183,8 @@ public final class GuestKnobs {
     public final boolean hostCfs;
     /** host.balance=idle: vCPU threads move to idle pCPUs (wake-up placement and newly idle balancing). */
     public final boolean hostBalanceIdle;
+    /** sched.balance=idle: guest tasks move to idle CPUs (wake-up placement and newly idle pulls). */
+    public final boolean guestBalanceIdle;
 
     public GuestKnobs(Knobs k) {
         concurrentFlush = k.bool(CONCURRENT_FLUSH.name());
@@ -185,6 +195,7 @@ public final class GuestKnobs {
         faultsTakeMmapLock = k.get(MMAP_LOCK.name()).equals("rwsem");
         hostCfs = k.get(HOST_SCHEDULER.name()).equals("cfs");
         hostBalanceIdle = k.get(HOST_BALANCE.name()).equals("idle");
+        guestBalanceIdle = k.get(SCHED_BALANCE.name()).equals("idle");
         pageLocks = k.get(PAGE_LOCKS.name()).equals("on");
         zeroPage = k.get(ZERO_PAGE.name()).equals("on");
         String cpumask = k.get(MM_CPUMASK.name());

@@ -52,6 +52,8 @@ public enum KernelRelease {
             Design.of("host.scheduler", "cfs"),
             // select_idle_sibling() on wake-up and newidle_balance() (idle_balance() before 5.x): every release.
             Design.of("host.balance", "idle"),
+            // The guest's own scheduler does the same with its tasks: every release.
+            Design.of("sched.balance", "idle"),
             // KVM_FEATURE_PV_TLB_FLUSH, kvm_flush_tlb_others() (858a43aae236, 4.16).
             Design.of("kvm.pvTlbFlush", "true"),
             // record_steal_time() clears preempted in a copy it writes back later (CVE-2019-3016); the xchg fix

@@ -41,7 +41,9 @@ public enum Counter {
     /** Tasks that slept on mm->mmap_lock (rwsem_down_read_slowpath / rwsem_down_write_slowpath). */
     MMAP_LOCK_WAITS("mmap_lock_waits"),
     /** The host moved a vCPU thread to another pCPU (host.balance=idle: wake-up placement, newly idle balancing). */
-    VCPU_MIGRATIONS("vcpu_migrations");
+    VCPU_MIGRATIONS("vcpu_migrations"),
+    /** Guest tasks moved to another CPU by the guest's scheduler (sched.balance; perf's cpu-migrations). */
+    MIGRATIONS("migrations");
 
     public final String key;
 

@@ -21,7 +21,7 @@ class KnobsTest {
                 Map.entry("native.smtSiblingDedup", "false"), Map.entry("nestedFlush", "flush"), Map.entry("tableFree", "rcu"),
                 Map.entry("shouldFlushTlb", "lazy"), Map.entry("mremapFlush", "under-ptl"), Map.entry("tableBatch", "ok"),
                 Map.entry("memoryModel", "sc"), Map.entry("switchMmBarrier", "smp_mb"), Map.entry("x86.x2apic", "physical"),
-                Map.entry("smt.flushDropsSibling", "true"), Map.entry("rcu", "sched"), Map.entry("inject", "none"),
+                Map.entry("smt.flushDropsSibling", "true"), Map.entry("rcu", "sched"), Map.entry("sched.balance", "none"), Map.entry("inject", "none"),
                 Map.entry("x86.mmCpumask", "clear-on-switch"), Map.entry("mmapLock", "off"), Map.entry("host.scheduler", "eevdf"),
                 Map.entry("host.balance", "none"), Map.entry("pageLocks", "off"), Map.entry("zeroPage", "off"), Map.entry("kernel", "none")),
                 k.values());
@@ -30,7 +30,7 @@ class KnobsTest {
     @Test
     void unknownKnobsAndValuesAreRefusedWithTheAlternatives() {
         ModelException a = assertThrows(ModelException.class, () -> Knobs.of(GuestKnobs.SPECS, Map.of("lazzy", "off")));
-        assertEquals("unknown knob 'lazzy' (known: host.balance, host.scheduler, inject, kernel, lazy, memoryModel, mmapLock, mremapFlush, native.concurrentFlush, native.smtSiblingDedup, nestedFlush, pageLocks, rcu, shouldFlushTlb, smt.flushDropsSibling, switchMmBarrier, tableBatch, tableFree, x86.mmCpumask, x86.x2apic, zeroPage)", a.getMessage());
+        assertEquals("unknown knob 'lazzy' (known: host.balance, host.scheduler, inject, kernel, lazy, memoryModel, mmapLock, mremapFlush, native.concurrentFlush, native.smtSiblingDedup, nestedFlush, pageLocks, rcu, sched.balance, shouldFlushTlb, smt.flushDropsSibling, switchMmBarrier, tableBatch, tableFree, x86.mmCpumask, x86.x2apic, zeroPage)", a.getMessage());
         ModelException b = assertThrows(ModelException.class,
                 () -> Knobs.of(GuestKnobs.SPECS, Map.of("native.concurrentFlush", "maybe")));
         assertEquals("knob native.concurrentFlush cannot be 'maybe' (allowed: true|false)", b.getMessage());

@@ -23,6 +23,10 @@ public final class IdleLoop extends InternalPath {
     public long step(KernelCpu c) {
         Kernel g = c.kernel();
         c.extendedQs(false);
+        if (c.runQueue.isEmpty() && g.knobs().guestBalanceIdle && GuestBalance.pullToIdle(g, c)) {
+            // newidle_balance() found a task to run here instead of going idle.
+            idleEntered = false;
+        }
         Task next = c.runQueue.poll();
         if (next != null) {
             idleEntered = false;

@@ -12,7 +12,8 @@ public final class Task {
     public final int id;
     public final String name;
     private final Mm mm;
-    private final KernelCpu cpu;
+    /** The CPU it runs on or is queued on: where it was spawned, unless the scheduler moved it (sched.balance). */
+    private KernelCpu cpu;
     private final Program program;
     private final SplittableRandom random;
     final UserMode userMode = new UserMode(this);
@@ -20,6 +21,8 @@ public final class Task {
     TaskState state = TaskState.RUNNABLE;
     Op op;
     long sliceStart;
+    /** When it last left its CPU (slept, was preempted or yielded): how cache-cold it is for can_migrate_task(). */
+    long offCpuSince;
     /** How this task holds its mm's mmap_lock now, and how it asked for it while it sleeps on it. */
     MmapLocking.Hold mmapLockHeld = MmapLocking.Hold.NONE;
     MmapLocking.Hold mmapLockWanted = MmapLocking.Hold.NONE;
@@ -92,6 +95,7 @@ public final class Task {
             return 0;
         }
         state = TaskState.RUNNABLE;
+        placeOnWake();
         cpu.runQueue.add(this);
         if (cpu != waker && cpu.isHalted()) {
             return cpu.kernel().sendReschedule(waker, cpu);
@@ -111,8 +115,34 @@ public final class Task {
             return;
         }
         state = TaskState.RUNNABLE;
+        KernelCpu timerCpu = cpu;
+        placeOnWake();
         cpu.runQueue.add(this);
-        cpu.wake();
+        if (cpu == timerCpu) {
+            cpu.wake();
+        } else if (cpu.isHalted()) {
+            // Woken onto another CPU by the timer's CPU: the reschedule IPI (ttwu_queue), whose
+            // sending cost falls in the timer interrupt, which the model does not charge.
+            cpu.kernel().sendReschedule(timerCpu, cpu);
+        }
+    }
+
+    /** select_task_rq_fair() at wake-up, with sched.balance=idle: the task may move to an idle CPU of its LLC. */
+    private void placeOnWake() {
+        Kernel g = cpu.kernel();
+        if (!g.knobs().guestBalanceIdle) {
+            return;
+        }
+        KernelCpu target = GuestBalance.selectIdleSibling(g, cpu);
+        if (target != cpu) {
+            moveTo(target);
+            g.vmstat().inc(dev.pvtlb.stats.Counter.MIGRATIONS);
+        }
+    }
+
+    /** set_task_cpu(): the task runs on {@code c} from now on (the caller queues it there). */
+    void moveTo(KernelCpu c) {
+        cpu = c;
     }
 
     @Override

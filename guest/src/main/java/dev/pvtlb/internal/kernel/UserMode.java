@@ -42,6 +42,7 @@ final class UserMode extends InternalPath {
 
     /** schedule() away from this task; the idle loop picks the next one. */
     private long leave(KernelCpu cpu) {
+        task.offCpuSince = cpu.kernel().engine().now();
         cpu.current(null);
         cpu.ret();
         return 0;
