@@ -40,8 +40,17 @@ import picocli.CommandLine.Spec;
  * {@code steps_per_s} is over the whole run, boot included; {@code boot_s} is one boot of the
  * same guest on its own, and {@code run_steps_per_s} the steps over the run's wall time less
  * that boot (the figure of the run alone, whatever its length).
+ *
+ * <p>{@code --baseline F} compares with the results of an earlier {@code bench --json F}
+ * ({@link BenchBaseline}; {@code a44539b} names the built-in results of that commit on the
+ * development machine): each entry present in both gets the ratio of its current real-time factor
+ * (run entries) or schedules per second (explorer entries) to the baseline's, above 1 when faster,
+ * printed as a last column and written as {@code vs_baseline}. The entries run one at a time:
+ * runs at once would share the cores and slow each other down.
  */
-@Command(name = "bench", description = "Measure the emulator's own speed on a fixed suite.")
+@Command(name = "bench", description = {"Measure the emulator's own speed on a fixed suite, one entry at a time.",
+    "With --baseline, each entry's speed relative to an earlier bench --json: current real-time factor (run entries) "
+            + "or schedules/s (explorer entries) over the baseline's."})
 final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -54,6 +63,12 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--repeat", paramLabel = "R", description = "timed runs per entry; the median is reported (default: 3)")
     int repeat = 3;
+
+    @Option(names = "--baseline", paramLabel = "F", description = "compare with an earlier 'bench --json F': the ratio "
+            + "of each entry's real-time factor (run entries) or schedules/s (explorer entries) to F's, beside the "
+            + "figures and as vs_baseline in --json (above 1: faster now); 'a44539b' names the built-in results of "
+            + "commit a44539b, anything else a file")
+    String baseline;
 
     /** One entry of the suite. */
     private sealed interface Entry permits RunEntry, ExploreEntry {
@@ -103,9 +118,10 @@ final class BenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("no bench entry matches '" + only + "' (entries: "
                     + String.join(", ", SUITE.stream().map(Entry::name).toList()) + ")");
         }
+        BenchBaseline base = baseline == null ? null : BenchBaseline.load(baseline);
         List<Map<String, Object>> entries = new ArrayList<>();
-        out.printf("%-22s %14s %16s %10s %16s %12s %10s%n", "entry", "steps/s", "w/o boot", "rtf", "schedules/s",
-                "peak rss MB", "heap MB");
+        out.printf("%-22s %14s %16s %10s %16s %12s %10s%s%n", "entry", "steps/s", "w/o boot", "rtf", "schedules/s",
+                "peak rss MB", "heap MB", base == null ? "" : String.format("%12s", "vs baseline"));
         for (Entry e : SUITE) {
             String name = e.name();
             if (only != null && !name.contains(only)) {
@@ -143,19 +159,40 @@ final class BenchCommand implements Callable<Integer> {
                 row.putAll(median(runs, "schedules_per_s"));
             }
             row.put("peak_rss_mb", peakRssMb());
+            Double ratio = base == null ? null : vsBaseline(base, e, row);
+            if (ratio != null) {
+                row.put("vs_baseline", ratio);
+            }
             entries.add(row);
-            out.printf("%-22s %14.0f %16.0f %10.4f %16.0f %12d %10s%n", name, (double) row.get("steps_per_s"),
+            out.printf("%-22s %14.0f %16.0f %10.4f %16.0f %12d %10s%s%n", name, (double) row.get("steps_per_s"),
                     (double) row.getOrDefault("run_steps_per_s", 0.0), (double) row.get("rtf"),
                     (double) row.get("schedules_per_s"), (long) row.get("peak_rss_mb"),
-                    row.containsKey("heap_mb") ? row.get("heap_mb").toString() : "-");
+                    row.containsKey("heap_mb") ? row.get("heap_mb").toString() : "-",
+                    base == null ? "" : ratio == null ? String.format("%12s", "-") : String.format("%11.3fx", ratio));
             out.flush();
+        }
+        if (base != null) {
+            out.println("vs baseline: current rtf (run entries) or schedules/s (explorer entries) over " + baseline
+                    + "'s; above 1 is faster, '-' where the baseline has no such entry");
         }
         if (json != null) {
             Map<String, Object> root = new LinkedHashMap<>();
+            if (base != null) {
+                root.put("baseline", baseline);
+            }
             root.put("entries", entries);
             ReportFile.write(json, "--json", Json.write(root));
         }
         return 0;
+    }
+
+    /**
+     * The ratio of {@code row}'s figure to the baseline's: the real-time factor for a run entry,
+     * schedules per second for an explorer entry; null when the baseline has none to compare.
+     */
+    private static Double vsBaseline(BenchBaseline base, Entry e, Map<String, Object> row) {
+        boolean explorer = e instanceof ExploreEntry;
+        return base.ratio(e.name(), explorer, (double) row.get(explorer ? "schedules_per_s" : "rtf"));
     }
 
     /** One timed run of a run entry, after a separate boot of its guest to time the boot alone. */

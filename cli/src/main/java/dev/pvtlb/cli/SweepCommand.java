@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
  * grid order. Exit 0; for an explore campaign, 1 when some variant has a hazard (its trace
  * written for pvtlb replay); 2 for a bad study file or option.
  */
-@Command(name = "sweep", description = "Run a study file (a grid of runs, or an explore campaign) locally or on Spark.")
+@Command(name = "sweep", description = "Run a study file (a grid of runs, or an explore campaign) on local threads "
+        + "(--parallel N, the same output for any N) or on Spark (--master).")
 final class SweepCommand implements java.util.concurrent.Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -40,7 +41,8 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
             + "(default: STUDY's name without extension, + '-out')")
     Path out;
 
-    @Option(names = "--parallel", paramLabel = "N", description = "local runs at once (default: the number of cores)")
+    @Option(names = "--parallel", paramLabel = "N", description = "local runs at once (default: the number of cores); "
+            + "each run is deterministic and the results are gathered in grid order, so the output is the same for any N")
     Integer parallel;
 
     @Option(names = "--master", paramLabel = "URL", description = "run on Spark: local[N] or spark://HOST:PORT")
