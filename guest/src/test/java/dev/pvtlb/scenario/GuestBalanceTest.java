@@ -76,4 +76,42 @@ class GuestBalanceTest {
         assertTrue(r.cpu0LazyInMm, "at 10 ms B sleeps on CPU 0, lazily in the mm");
         assertEquals(0, r.s.count(Counter.NR_TLB_REMOTE_FLUSH));
     }
+
+    /**
+     * newidle_balance(): A and B share CPU 0 in turns, C runs alone on CPU 1 for about 1 ms and
+     * exits. CPU 1, about to go idle, pulls the task queued on CPU 0 (off its CPU longer than
+     * sched_migration_cost), and the two finish a millisecond sooner than taking turns on one CPU.
+     */
+    @Test
+    void aCpuAboutToGoIdlePullsATaskQueuedOnABusyOne() {
+        long[] elapsed = new long[2];
+        long[] migrations = new long[2];
+        String[] modes = {"none", "idle"};
+        for (int m = 0; m < 2; m++) {
+            Scripted s = new Scripted(GuestConfig.builder().cpus(2).seed(1).knob("sched.balance", modes[m]).build());
+            long a = s.map(0, 4);
+            long c = s.map(2, 4);
+            s.guest.spawn("A", s.mm, 0, new Script(batches(a, 20)));
+            s.guest.spawn("B", s.mm, 0, new Script(batches(a, 20)));
+            s.guest.spawn("C", s.mm, 1, new Script(batches(c, 4)));
+            s.run();
+            elapsed[m] = s.guest.engine().now();
+            migrations[m] = s.count(Counter.MIGRATIONS);
+        }
+        assertEquals(0, migrations[0]);
+        assertEquals(1, migrations[1], "CPU 1 pulls one task when C exits, then both CPUs are busy until the end");
+        // 4.53 ms against 5.50 ms at this commit.
+        assertEquals(5_503_635, elapsed[0]);
+        assertEquals(4_527_234, elapsed[1]);
+    }
+
+    /** {@code n} batches of 100,000 reads of 4 pages (the first faults them in): a task preemptible between batches. */
+    private static dev.pvtlb.internal.kernel.Op[] batches(long base, int n) {
+        dev.pvtlb.internal.kernel.Op[] ops = new dev.pvtlb.internal.kernel.Op[n + 1];
+        ops[0] = Scripted.populate(base, 4);
+        for (int i = 1; i <= n; i++) {
+            ops[i] = Scripted.touch(base, 4, 100_000);
+        }
+        return ops;
+    }
 }
