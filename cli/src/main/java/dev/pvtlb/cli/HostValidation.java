@@ -119,7 +119,7 @@ final class HostValidation {
                 + host.hypervisor().name() + ", remote flush by " + host.remoteFlush().method();
         String setup = t.shape() + "; host on cpus " + last.cpus() + "; emulated with backend " + backend + ", profile "
                 + profile + ", vcpus=" + t.vcpus(cpus.length) + " " + params(t) + "; " + rounds.size() + " round(s)";
-        ValidationExperiment e = new ValidationExperiment("host-" + t.name(), source, setup, List.of(), List.of(f), null);
+        ValidationExperiment e = new ValidationExperiment("host-" + t.name(), source, setup, profile, List.of(), List.of(f), null);
         return new ValidationResult(e, List.of(new ValidationResult.Figure(f, emulated, standardError(emulatedAll))), null);
     }
 

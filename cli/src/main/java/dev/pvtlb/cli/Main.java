@@ -18,7 +18,7 @@ import picocli.CommandLine;
         exitCodeList = {"0:success", "1:a hazard was found", "2:bad input (one line on stderr)", "3:internal error",
             "4:the model made no progress: a CPU ran steps without virtual time advancing, or one access kept faulting "
                     + "(one line naming the CPU and the kernel path)"},
-        subcommands = {RunCommand.class, ScenariosCommand.class, BackendsCommand.class, HostCommand.class,
+        subcommands = {RunCommand.class, ScenariosCommand.class, BackendsCommand.class, ProfilesCommand.class, HostCommand.class,
             CalibrateCommand.class, ExploreCommand.class, ReplayCommand.class, BenchCommand.class,
             CompareCommand.class, DemoCommand.class, SweepCommand.class, ValidateCommand.class,
             CommandLine.HelpCommand.class})

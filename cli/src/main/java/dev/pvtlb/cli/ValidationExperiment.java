@@ -8,8 +8,13 @@ import java.util.List;
  *
  * @param source the public source: author, thread or patch title, list and date
  * @param setup the published machine and workload, and the emulated runs' settings
+ * @param machine the built-in profile of the source's machine ({@code pvtlb profiles}): every run
+ *                of the experiment boots with {@code profile=machine}
  * @param curve a per-parameter series shown beside the figures, or null
  */
-record ValidationExperiment(String id, String source, String setup, List<ValidationRun> runs,
+record ValidationExperiment(String id, String source, String setup, String machine, List<ValidationRun> runs,
                             List<ValidationFigure> figures, ValidationCurve curve) {
+    ValidationExperiment {
+        runs = runs.stream().map(r -> r.onProfile(machine)).toList();
+    }
 }

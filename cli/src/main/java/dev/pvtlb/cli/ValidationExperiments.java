@@ -26,6 +26,15 @@ final class ValidationExperiments {
      */
     private static final List<String> GUEST_LOCKS = List.of("mmapLock=rwsem", "pageLocks=on");
 
+    /*
+     * The machines of the sources (pvtlb profiles). lazy-tlb's source names only "48-CPU PCID system",
+     * a 2-socket Xeon of 2018: the nearest profile is Skylake-SP. rcu-table-free's 6- and 16-CPU hosts
+     * are not named at all: the generic profile.
+     */
+    private static final String SKYLAKE_SP = "x86-skylake-sp";
+    private static final String HASWELL = "x86-haswell";
+    private static final String THUNDERX2 = "arm64-thunderx2";
+
     private static final double[] THREADS = {1, 2, 4, 8, 16, 32, 56};
     private static final int[] VMS = {1, 2, 3};
 
@@ -77,7 +86,7 @@ final class ValidationExperiments {
                 "Nadav Amit, \"[PATCH v4 0/9] x86/tlb: Concurrent TLB flushes\", LKML, August 2019",
                 "\"2-socket, 56-logical-cores (28+SMT) Skylake\", \"sysbench fileio --file-total-size=3G --file-test-mode=rndwr "
                         + "--file-io-mode=mmap --threads=X --file-fsync-mode=fdatasync run\", \"tip-aug22\" vs \"+patch-set\"; "
-                        + "emulated: sysbench-mmap-rndwr, kernel=5.3, threads=X, native.concurrentFlush=false vs true",
+                        + "emulated: sysbench-mmap-rndwr, kernel=5.3, threads=X, native.concurrentFlush=false vs true", SKYLAKE_SP,
                 runs, List.of(
                         cfMeanFigure(), cfLowestFigure(),
                         new ValidationFigure("baseline throughput by threads, rank correlation", FigureUnit.RATIO,
@@ -177,7 +186,7 @@ final class ValidationExperiments {
         return new ValidationExperiment("lazy-tlb",
                 "Rik van Riel, \"[PATCH 0/7] x86,tlb,mm: make lazy TLB mode even lazier\", LKML, 2018 (Song Liu's netperf results)",
                 "48-CPU PCID system, netperf request/response; lazy TLB off (what PCID systems did) vs the series; "
-                        + "emulated: netperf-rr, kernel=4.19 (the oldest preset; the series is 4.19-rc), lazy=off vs skip",
+                        + "emulated: netperf-rr, kernel=4.19 (the oldest preset; the series is 4.19-rc), lazy=off vs skip", SKYLAKE_SP,
                 List.of(ValidationRun.of("lz-off", "netperf-rr", "kernel=4.19", "lazy=off"),
                         ValidationRun.of("lz-skip", "netperf-rr", "kernel=4.19", "lazy=skip")),
                 List.of(
@@ -204,7 +213,7 @@ final class ValidationExperiments {
                 "Vitaly Kuznetsov's kernbench of HAVE_RCU_TABLE_FREE, in \"Re: [tip:x86/platform] x86/hyper-v: "
                         + "Use hypercall for remote TLB flush\" (Xen PV / Hyper-V discussion), LKML, August 2017",
                 "kernbench on 6- and 16-CPU hosts, half and optimal load, without vs with RCU table freeing; "
-                        + "emulated: kernbench, kernel=4.19 (the oldest preset; the thread is 4.13), vcpus=6 and 16, tableFree=immediate vs rcu",
+                        + "emulated: kernbench, kernel=4.19 (the oldest preset; the thread is 4.13), vcpus=6 and 16, tableFree=immediate vs rcu", dev.pvtlb.profile.Profile.DEFAULT,
                 runs, List.of(
                         new ValidationFigure("elapsed change at 6 CPUs", FigureUnit.PERCENT,
                                 (change(400.498, 399.909) + change(219.03, 218.959)) / 2,
@@ -255,7 +264,7 @@ final class ValidationExperiments {
                 "Haswell i7 desktop (4 cores x 2 threads), \"munmap -n 64 -t 16\", without vs with the patch, v4.5; "
                         + "emulated: munmap-storm shape=munmap.c (the program), kernel=4.19 (the oldest preset), "
                         + "native.smtSiblingDedup=false vs true, the munmap thread on thread 0 and on thread 1 of its core, weighed "
-                        + "equally (each placement alone: details)",
+                        + "equally (each placement alone: details)", HASWELL,
                 smtRuns(), List.of(
                         new ValidationFigure("nr_tlb_remote_flush ratio", FigureUnit.RATIO, 4616.0 / 4616, "4616 -> 4616",
                                 Band.closed(0.98, 1.02), r -> smtCounter(r, "true", "nr_tlb_remote_flush")
@@ -291,7 +300,7 @@ final class ValidationExperiments {
     private static ValidationExperiment smtDedupAbsolute() {
         return new ValidationExperiment("smt-dedup-absolute", ALEX_SHI,
                 "as smt-dedup, before the patch: the absolute costs; emulated: munmap-storm shape=munmap.c, "
-                        + "native.smtSiblingDedup=false, both placements of the munmap thread",
+                        + "native.smtSiblingDedup=false, both placements of the munmap thread", HASWELL,
                 smtRuns().subList(0, 2), List.of(
                         smtAbsMunmapFigure(),
                         smtAbsAccessFigure(),
@@ -318,7 +327,7 @@ final class ValidationExperiments {
                         + "same inner shareable domain\", LKML, 17 June 2019",
                 "ThunderX2, a single-threaded victim alone vs with an mprotect loop on a sibling core; broadcast TLBI vs "
                         + "TLBI on mm_cpumask only (the patch); emulated: mprotect-noise --backend arm64, kernel=5.2 (the series is "
-                        + "5.2-rc), noise=false vs arm64.flush=broadcast and local",
+                        + "5.2-rc), noise=false vs arm64.flush=broadcast and local", THUNDERX2,
                 List.of(ValidationRun.onBackend("arm-alone", "mprotect-noise", "arm64", "kernel=5.2", "noise=false"),
                         ValidationRun.onBackend("arm-broadcast", "mprotect-noise", "arm64", "kernel=5.2", "arm64.flush=broadcast"),
                         ValidationRun.onBackend("arm-local", "mprotect-noise", "arm64", "kernel=5.2", "arm64.flush=local")),
@@ -362,7 +371,7 @@ final class ValidationExperiments {
                 "as the validation set states it: \"2-socket Skylake, 80 hyperthreads; 80-vCPU, 80 GB VMs; ebizzy -M in one VM, "
                         + "the other VMs running the same; host without vs with the boost\"; emulated: ebizzy --backend kvm (64 vCPUs on 64 "
                         + "pCPUs), kernel=5.2, vms=1..3, others=same, ops=timed, kvm.boost=false vs true; model fidelity: "
-                        + "mmapLock=rwsem, pageLocks=on",
+                        + "mmapLock=rwsem, pageLocks=on", SKYLAKE_SP,
                 runs, List.of(
                         new ValidationFigure("records/s change, 1 VM", FigureUnit.PERCENT, change(21443, 23520),
                                 "21443 -> 23520", Band.closed(0, 25), r -> boostGain(r, 1)),
@@ -385,7 +394,7 @@ final class ValidationExperiments {
                 "as the validation set states it: \"over-subscribed host, ebizzy, PV TLB flush disabled so that flush IPIs go "
                         + "through smp_call_function_many\"; "
                         + "emulated: ebizzy --backend kvm, kernel=5.3, vms=2, others=same, kvm.pvTlbFlush=false, "
-                        + "kvm.pvSchedYield=false vs true; model fidelity: mmapLock=rwsem, pageLocks=on",
+                        + "kvm.pvSchedYield=false vs true; model fidelity: mmapLock=rwsem, pageLocks=on", SKYLAKE_SP,
                 List.of(ebizzyOnKvm("ky-false", "5.3", "vms=2", "others=same", "kvm.pvTlbFlush=false", "kvm.pvSchedYield=false"),
                         ebizzyOnKvm("ky-true", "5.3", "vms=2", "others=same", "kvm.pvTlbFlush=false", "kvm.pvSchedYield=true")),
                 List.of(new ValidationFigure("records/s change", FigureUnit.PERCENT, 17, "+17%", Band.closed(5, 40),

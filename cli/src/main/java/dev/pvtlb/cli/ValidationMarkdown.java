@@ -40,6 +40,12 @@ final class ValidationMarkdown {
                         .append(c.unit().format(r.curve()[i])).append(" |\n");
             }
         }
+        b.append("\nThe machine of each experiment (`pvtlb profiles`):\n\n| experiment | profile | machine |\n|---|---|---|\n");
+        for (ValidationResult r : results) {
+            String m = r.experiment().machine();
+            b.append("| ").append(r.experiment().id()).append(" | ").append(m).append(" | ")
+                    .append(dev.pvtlb.profile.Profile.load(m).machine()).append(" |\n");
+        }
         long passed = results.stream().filter(ValidationResult::pass).count();
         b.append("\nVerdicts: ").append(String.join(", ", results.stream().map(r -> r.experiment().id() + " " + r.verdict()).toList()))
                 .append(" (").append(passed).append(" of ").append(results.size()).append(" pass).\n");

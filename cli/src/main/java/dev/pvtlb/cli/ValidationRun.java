@@ -22,6 +22,14 @@ record ValidationRun(String key, String scenario, String backend, List<String> s
         return new ValidationRun(key, scenario, backend, List.of(sets));
     }
 
+    /** This run on the machine profile {@code profile}, set first so that the run's own settings come after it. */
+    ValidationRun onProfile(String profile) {
+        List<String> all = new ArrayList<>();
+        all.add("profile=" + profile);
+        all.addAll(sets);
+        return new ValidationRun(key, scenario, backend, List.copyOf(all));
+    }
+
     Scenario build() {
         return ScenarioArgs.build(scenario, backend, sets, SEED, REPS);
     }

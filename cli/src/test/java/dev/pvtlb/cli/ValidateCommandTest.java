@@ -21,30 +21,30 @@ class ValidateCommandTest {
     }
 
     /**
-     * Each of the profile's ASSUMED figures at both ends: 68 variants of arm64-noise's three runs, in text and JSON. The
-     * broadcast figure misses its band at the profile's values and at 65 ends; the three ends where it enters the band
-     * are the keys that flip the verdict.
+     * Each of the ThunderX2 profile's ASSUMED figures at both ends: 102 variants of arm64-noise's three runs, in text and
+     * JSON. The broadcast figure misses its band at the profile's values and at 99 ends; the three ends where it enters
+     * the band are the keys that flip the verdict.
      */
     @Test
     void sensitivityVariesEveryAssumedFigureAtBothEndsOfItsRange(@TempDir Path dir) throws Exception {
         Path j = dir.resolve("s.json");
         MainTest.Result r = MainTest.pvtlb("validate", "--only", "arm64-noise", "--sensitivity", "--quiet", "--json", j.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("sensitivity: 34 ASSUMED figures, each at the low and the high end of its range (cpu.pause.ns 4..50, csd.run.ns 10..60, "),
+        assertTrue(r.out().contains("sensitivity: 51 ASSUMED figures, each at the low and the high end of its range (cache.l2.ns 3.6..6.8, cache.llc.ns 13.6..40, "),
                 r.out());
         assertTrue(r.out().contains("arm64-noise         victim time with noise / alone, broadcast TLBI  x1.09       "
-                + "x1.03 .. x1.36            [x1.10, x1.45]         breaks at 65 of 68"), r.out());
+                + "x1.02 .. x1.36            [x1.10, x1.45]         breaks at 99 of 102"), r.out());
         assertTrue(r.out().contains("arm64-noise         victim time with noise / alone, local TLBI      x1.00       "
                 + "x1.00 .. x1.00            [x0.97, x1.05]         holds at every end"), r.out());
         assertTrue(r.out().contains("  arm64-noise         tlbi.bystander.ns, tlbi.bystander.sync.ns, tlbi.sync.ns\n"), r.out());
         assertTrue(r.out().endsWith("reproduced (every figure in its band at the profile's values and at both ends of every range): "
                 + "arm64-noise not reproduced\n"), r.out());
         String json = Files.readString(j);
-        assertTrue(json.contains("\"ends\": 68,\n"), json);
+        assertTrue(json.contains("\"ends\": 102,\n"), json);
         assertTrue(json.contains("\"ends_holding\": 3,\n"), json);
         assertTrue(json.contains("\"flip_keys\": [\n          \"tlbi.bystander.ns\",\n          \"tlbi.bystander.sync.ns\",\n"
                 + "          \"tlbi.sync.ns\"\n        ],\n"), json);
-        assertTrue(json.contains("\"lowest\": 1.033903,\n"), json);
+        assertTrue(json.contains("\"lowest\": 1.020914,\n"), json);
         assertTrue(json.contains("\"tlbi.sync.ns\": {"), json);
     }
 
@@ -72,7 +72,8 @@ class ValidateCommandTest {
         String[][] runs = {{"--set", "noise=false"}, {"--set", "arm64.flush=broadcast"}, {"--set", "arm64.flush=local"}};
         for (int i = 0; i < 3; i++) {
             Path j = dir.resolve("r" + i + ".json");
-            String[] args = {"run", "mprotect-noise", "--backend", "arm64", runs[i][0], runs[i][1], "--reps", "3", "--seed", "1",
+            String[] args = {"run", "mprotect-noise", "--backend", "arm64", "--set", "profile=arm64-thunderx2", runs[i][0], runs[i][1],
+                "--reps", "3", "--seed", "1",
                 "--quiet", "--json", j.toString()};
             assertEquals(0, MainTest.pvtlb(args).code());
             Matcher m = Pattern.compile("\"victim_ms\": \\{\\s*\"mean\": ([-0-9.e]+)").matcher(Files.readString(j));

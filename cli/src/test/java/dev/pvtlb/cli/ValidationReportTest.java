@@ -34,8 +34,9 @@ class ValidationReportTest {
         List<Map<String, Object>> exps = (List<Map<String, Object>>) doc.get("experiments");
         assertEquals(List.of("smt-dedup", "smt-dedup-absolute"), exps.stream().map(e -> e.get("id")).toList());
         Map<String, Object> smt = exps.get(0);
-        assertEquals(List.of("id", "source", "setup", "published", "emulated", "band", "verdict", "figures", "runs"),
+        assertEquals(List.of("id", "source", "setup", "profile", "published", "emulated", "band", "verdict", "figures", "runs"),
                 List.copyOf(smt.keySet()));
+        assertEquals("x86-haswell", smt.get("profile"), "the machine of Alex Shi's measurement");
         assertEquals("fail", smt.get("verdict"));
         assertEquals("nr_tlb_remote_flush ratio x1.00; nr_tlb_remote_flush_received ratio x0.49; munmap time change -15.20%; "
                 + "access time change -20.00%; munmap time change, thread 0 alone -15.20%; munmap time change, thread 1 alone "
@@ -54,8 +55,8 @@ class ValidationReportTest {
         assertEquals("fail", munmap.get("verdict"));
         Map<String, Object> abs = ((List<Map<String, Object>>) exps.get(1).get("figures")).get(0);
         assertEquals(Map.of("text", "14072 ns +-35%", "around", 14072, "within_fraction", 0.35), abs.get("band"));
-        assertEquals(List.of("pvtlb run munmap-storm --set kernel=4.19 --set shape=munmap.c --set ops=4096 --set mainCpu=0 "
-                + "--set native.smtSiblingDedup=false --reps 3 --seed 1", "pvtlb run munmap-storm --set kernel=4.19 --set shape=munmap.c "
+        assertEquals(List.of("pvtlb run munmap-storm --set profile=x86-haswell --set kernel=4.19 --set shape=munmap.c --set ops=4096 --set mainCpu=0 "
+                + "--set native.smtSiblingDedup=false --reps 3 --seed 1", "pvtlb run munmap-storm --set profile=x86-haswell --set kernel=4.19 --set shape=munmap.c "
                 + "--set ops=4096 --set mainCpu=4 --set native.smtSiblingDedup=false --reps 3 --seed 1"), exps.get(1).get("runs"));
         assertEquals(List.of(), doc.get("not_run_yet"));
     }

@@ -185,7 +185,7 @@ class ValidationVerdictTest {
                 runs.stream().map(ValidationRun::key).toList());
         // 41 bare metal (concurrent-flush 28: 14 at each ops), 6 + 2 KVM.
         assertEquals(49, ValidationRunner.runsOf(ValidationExperiments.ALL).size());
-        assertEquals("pvtlb run mprotect-noise --backend arm64 --set kernel=5.2 --set noise=false --reps 3 --seed 1",
+        assertEquals("pvtlb run mprotect-noise --backend arm64 --set profile=arm64-thunderx2 --set kernel=5.2 --set noise=false --reps 3 --seed 1",
                 ValidationRunner.runsOf(ValidationExperiments.select(List.of("arm64-noise"))).get(0).commandLine());
     }
 }

@@ -44,8 +44,16 @@ public final class Profile {
             "model.store_drain.max.ns", "model.sleep_poll.ns")));
     public static final String DEFAULT = "x86-skylake";
 
+    /**
+     * The built-in profiles, one per machine a published result was measured on or a design is
+     * usually measured on; each file's {@code machine:} line says which part it describes.
+     */
+    public static final List<String> BUILT_IN = List.of(DEFAULT, "x86-haswell", "x86-skylake-sp", "x86-sapphire-rapids",
+            "amd-epyc-milan", "arm64-thunderx2");
+
     private final String name;
     private final String arch;
+    private final String machine;
     private final Map<String, Double> values;
     private final Map<String, Range> assumed;
 
@@ -56,9 +64,10 @@ public final class Profile {
         }
     }
 
-    private Profile(String name, String arch, Map<String, Double> values, Map<String, Range> assumed) {
+    private Profile(String name, String arch, String machine, Map<String, Double> values, Map<String, Range> assumed) {
         this.name = name;
         this.arch = arch;
+        this.machine = machine;
         this.values = Collections.unmodifiableMap(values);
         this.assumed = Collections.unmodifiableMap(assumed);
     }
@@ -69,6 +78,11 @@ public final class Profile {
 
     public String arch() {
         return arch;
+    }
+
+    /** The machine the figures describe, as the file's {@code machine:} line states it ("" when it names none). */
+    public String machine() {
+        return machine;
     }
 
     public Map<String, Double> values() {
@@ -109,7 +123,7 @@ public final class Profile {
             check(e.getKey(), e.getValue(), source);
             m.put(e.getKey(), e.getValue());
         }
-        return new Profile(name, arch, m, new LinkedHashMap<>(assumed));
+        return new Profile(name, arch, machine, m, new LinkedHashMap<>(assumed));
     }
 
     /** Largest profile file read. */
@@ -138,8 +152,8 @@ public final class Profile {
             throw new ModelException("unknown profile '" + nameOrPath + "': not a built-in nor a file name");
         }
         if (!Files.exists(p)) {
-            throw new ModelException("unknown profile '" + nameOrPath + "': not a built-in (" + DEFAULT
-                    + ", ...) nor a readable file");
+            throw new ModelException("unknown profile '" + nameOrPath + "': not a built-in (" + String.join(", ", BUILT_IN)
+                    + ") nor a readable file");
         }
         return parse(dev.pvtlb.model.InputFile.read(p, "profile file", MAX_BYTES), nameOrPath, depth);
     }
@@ -154,6 +168,7 @@ public final class Profile {
         Map<String, Range> ranges = new LinkedHashMap<>();
         String name = null;
         String arch = null;
+        String machine = null;
         Range pending = null;
         int pendingLine = 0;
         String[] lines = text.split("\n", -1);
@@ -187,6 +202,7 @@ public final class Profile {
             switch (key) {
                 case "name" -> name = val;
                 case "arch" -> arch = val;
+                case "machine" -> machine = val;
                 case "extends" -> {
                     if (!m.isEmpty()) {
                         throw new ModelException(source + ":" + (i + 1) + ": 'extends' must come before any value");
@@ -199,6 +215,7 @@ public final class Profile {
                     m.putAll(base.values);
                     ranges.putAll(base.assumed);
                     arch = base.arch;
+                    machine = base.machine;
                 }
                 default -> {
                     double d;
@@ -233,7 +250,7 @@ public final class Profile {
                 throw new ModelException(source + ": profile lacks " + k);
             }
         }
-        return new Profile(name == null ? source : name, arch == null ? "x86" : arch, m, ranges);
+        return new Profile(name == null ? source : name, arch == null ? "x86" : arch, machine == null ? "" : machine, m, ranges);
     }
 
     /** The range a comment states ({@code ASSUMED range: LOW..HIGH}), or null for any other comment. */
