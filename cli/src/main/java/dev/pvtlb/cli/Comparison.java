@@ -303,6 +303,13 @@ final class Comparison {
             }
             b.append("</table>\n");
         }
+        for (int r = 0; r < rows.size(); r++) {
+            List<String> labels = new ArrayList<>();
+            for (String v : variants) {
+                labels.add(v.isEmpty() ? reports[r][0].backend() : v);
+            }
+            OvercommitBreakdown.html(b, swept == null ? "" : " at " + swept + "=" + rows.get(r), labels, reports[r]);
+        }
         return b.toString();
     }
 

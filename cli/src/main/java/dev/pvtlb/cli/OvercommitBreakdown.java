@@ -1,0 +1,74 @@
+package dev.pvtlb.cli;
+
+import dev.pvtlb.report.Figures;
+import dev.pvtlb.report.Html;
+import dev.pvtlb.run.RunReport;
+import java.util.List;
+
+/**
+ * The HTML section of a virtualized run that says where its vCPUs' time went under the host
+ * scheduler, the figures to read before blaming a flush design for an overcommit collapse: each
+ * category of vCPU time as a share of all of it (stolen is time runnable but not running), the
+ * host's scheduling events per vCPU-millisecond (pause-loop exits, the directed yields
+ * kvm_vcpu_on_spin() made, preemptions, halt-poll wake-ups, migrations), and what a remote flush
+ * waited (csd_lock_wait) and how many flushes KVM deferred to a preempted target instead.
+ * Shown only for runs where the host preempted a vCPU or a vCPU exited.
+ */
+final class OvercommitBreakdown {
+    private static final List<String> EVENTS = List.of("ple_exits", "directed_yields", "vcpu_preemptions", "halt_poll_wakeups",
+            "vcpu_migrations", "vmexits", "hypercalls");
+
+    private OvercommitBreakdown() {}
+
+    static boolean applies(RunReport r) {
+        return r.counters().getOrDefault("vcpu_preemptions", 0L) > 0 || r.counters().getOrDefault("vmexits", 0L) > 0;
+    }
+
+    /** The section for {@code reports} (one column each, headed by {@code labels}); nothing when none applies. */
+    static void html(StringBuilder b, String heading, List<String> labels, RunReport[] reports) {
+        boolean any = false;
+        for (RunReport r : reports) {
+            any |= applies(r);
+        }
+        if (!any) {
+            return;
+        }
+        b.append("<h2>KVM overcommit breakdown").append(Html.escape(heading)).append("</h2>\n<p>Where the vCPUs' time went, as a share "
+                + "of all vCPU time (stolen: runnable but waiting for a pCPU), and the host's scheduling events per "
+                + "vCPU-millisecond.</p>\n<table><tr><th>vCPU time</th>");
+        for (String l : labels) {
+            b.append("<th>").append(Html.escape(l)).append("</th>");
+        }
+        b.append("</tr>\n");
+        for (String category : reports[0].cpuTimeNs().keySet()) {
+            b.append("<tr><td>").append(Html.escape(category)).append("</td>");
+            for (RunReport r : reports) {
+                long total = r.cpuTimeNs().values().stream().mapToLong(Long::longValue).sum();
+                long ns = r.cpuTimeNs().getOrDefault(category, 0L);
+                b.append("<td>").append(total == 0 ? "-" : Figures.num(100.0 * ns / total) + "%").append("</td>");
+            }
+            b.append("</tr>\n");
+        }
+        for (String event : EVENTS) {
+            b.append("<tr><td>").append(Html.escape(event)).append(" per vCPU-ms</td>");
+            for (RunReport r : reports) {
+                double vcpuMs = r.cpuTimeNs().values().stream().mapToLong(Long::longValue).sum() / 1e6;
+                b.append("<td>").append(vcpuMs == 0 ? "-" : Figures.num(r.counters().getOrDefault(event, 0L) / vcpuMs)).append("</td>");
+            }
+            b.append("</tr>\n");
+        }
+        b.append("<tr><td>csd_lock_wait per remote flush, ns</td>");
+        for (RunReport r : reports) {
+            long flushes = r.counters().getOrDefault("nr_tlb_remote_flush", 0L);
+            b.append("<td>").append(flushes == 0 ? "-" : Figures.num((double) r.cpuTimeNs().getOrDefault("ipi_wait", 0L) / flushes))
+                    .append("</td>");
+        }
+        b.append("</tr>\n<tr><td>flushes deferred to a preempted target, per remote flush</td>");
+        for (RunReport r : reports) {
+            long flushes = r.counters().getOrDefault("nr_tlb_remote_flush", 0L);
+            b.append("<td>").append(flushes == 0 ? "-" : Figures.num((double) r.counters().getOrDefault("deferred_flushes", 0L) / flushes))
+                    .append("</td>");
+        }
+        b.append("</tr>\n</table>\n");
+    }
+}

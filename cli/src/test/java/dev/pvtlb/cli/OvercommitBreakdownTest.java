@@ -1,0 +1,37 @@
+package dev.pvtlb.cli;
+
+import static dev.pvtlb.cli.MainTest.pvtlb;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A virtualized run's HTML page says where the vCPUs' time went under the host; a bare-metal page has no such section. */
+class OvercommitBreakdownTest {
+    @Test
+    void eightVcpusOnFourPcpusShowTheirStolenTimeAndTheHostsYields(@TempDir Path dir) throws Exception {
+        Path html = dir.resolve("k.html");
+        MainTest.Result r = pvtlb("run", "munmap-storm", "--backend", "kvm", "--set", "vcpus=8", "--set", "pcpus=4", "--set", "ops=5",
+                "--seed", "1", "--quiet", "--html", html.toString());
+        assertEquals(0, r.code(), r.err());
+        String page = Files.readString(html);
+        assertTrue(page.contains("<h2>KVM overcommit breakdown</h2>"), page);
+        // Two vCPUs per pCPU: over a third of the vCPU time is stolen, and each PLE exit ended in a directed yield.
+        assertTrue(page.contains("<tr><td>stolen</td><td>37.38%</td>"), page);
+        assertTrue(page.contains("<tr><td>ple_exits per vCPU-ms</td><td>0.3761</td>"), page);
+        assertTrue(page.contains("<tr><td>directed_yields per vCPU-ms</td><td>0.3761</td>"), page);
+        assertTrue(page.contains("<tr><td>csd_lock_wait per remote flush, ns</td><td>1117</td>"), page);
+    }
+
+    @Test
+    void aBareMetalRunHasNone(@TempDir Path dir) throws Exception {
+        Path html = dir.resolve("n.html");
+        MainTest.Result r = pvtlb("run", "munmap-storm", "--set", "ops=5", "--seed", "1", "--quiet", "--html", html.toString());
+        assertEquals(0, r.code(), r.err());
+        assertFalse(Files.readString(html).contains("overcommit"));
+    }
+}
