@@ -9,12 +9,22 @@ import java.util.List;
  * @param source the public source: author, thread or patch title, list and date
  * @param setup the published machine and workload, and the emulated runs' settings
  * @param machine the built-in profile of the source's machine ({@code pvtlb profiles}): every run
- *                of the experiment boots with {@code profile=machine}
+ *                of the experiment boots with {@code profile=machine}; for {@code validate --host}
+ *                the profile given, or null when each round calibrates its own
  * @param curve a per-parameter series shown beside the figures, or null
  */
 record ValidationExperiment(String id, String source, String setup, String machine, List<ValidationRun> runs,
                             List<ValidationFigure> figures, ValidationCurve curve) {
     ValidationExperiment {
         runs = runs.stream().map(r -> r.onProfile(machine)).toList();
+    }
+
+    /** The machine's profile and what it describes, for the reports. */
+    String machineName() {
+        return machine == null ? "calibrated" : machine;
+    }
+
+    String machineDescription() {
+        return machine == null ? "this host, calibrated each round" : dev.pvtlb.profile.Profile.load(machine).machine();
     }
 }

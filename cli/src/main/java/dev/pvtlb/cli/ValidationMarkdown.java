@@ -42,9 +42,8 @@ final class ValidationMarkdown {
         }
         b.append("\nThe machine of each experiment (`pvtlb profiles`):\n\n| experiment | profile | machine |\n|---|---|---|\n");
         for (ValidationResult r : results) {
-            String m = r.experiment().machine();
-            b.append("| ").append(r.experiment().id()).append(" | ").append(m).append(" | ")
-                    .append(dev.pvtlb.profile.Profile.load(m).machine()).append(" |\n");
+            b.append("| ").append(r.experiment().id()).append(" | ").append(r.experiment().machineName()).append(" | ")
+                    .append(r.experiment().machineDescription()).append(" |\n");
         }
         long passed = results.stream().filter(ValidationResult::pass).count();
         b.append("\nVerdicts: ").append(String.join(", ", results.stream().map(r -> r.experiment().id() + " " + r.verdict()).toList()))

@@ -51,8 +51,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource) {
         }
         out.printf("%nmachine of each experiment (pvtlb profiles):%n");
         for (ValidationResult r : results) {
-            String m = r.experiment().machine();
-            out.printf("%-19s %-20s %s%n", r.experiment().id(), m, dev.pvtlb.profile.Profile.load(m).machine());
+            out.printf("%-19s %-20s %s%n", r.experiment().id(), r.experiment().machineName(), r.experiment().machineDescription());
         }
         out.printf("%none standard error of each figure, %s:%n", spreadSource);
         for (ValidationResult r : results) {
@@ -78,7 +77,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource) {
             e.put("id", x.id());
             e.put("source", x.source());
             e.put("setup", x.setup());
-            e.put("profile", x.machine());
+            e.put("profile", x.machineName());
             List<String> published = new ArrayList<>();
             List<String> emulated = new ArrayList<>();
             List<String> bands = new ArrayList<>();
@@ -161,8 +160,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource) {
             ValidationExperiment x = r.experiment();
             b.append("<h2>").append(Html.escape(x.id())).append(" <span class='").append(r.verdict()).append("'>")
                     .append(r.verdict()).append("</span></h2>\n<p>").append(Html.escape(x.source())).append("<br>")
-                    .append(Html.escape(x.setup())).append("<br>machine: ").append(Html.escape(x.machine() + ", "
-                            + dev.pvtlb.profile.Profile.load(x.machine()).machine())).append("</p>\n<table><tr><th>figure</th><th>published</th><th>as published</th>"
+                    .append(Html.escape(x.setup())).append("<br>machine: ").append(Html.escape(x.machineName() + ", " + x.machineDescription())).append("</p>\n<table><tr><th>figure</th><th>published</th><th>as published</th>"
                             + "<th>emulated</th><th>band</th><th>verdict</th></tr>\n");
             for (ValidationResult.Figure f : r.figures()) {
                 FigureUnit u = f.figure().unit();

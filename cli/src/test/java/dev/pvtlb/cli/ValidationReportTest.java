@@ -86,4 +86,19 @@ class ValidationReportTest {
         // The emulated cell carries its standard error (0 here: the constructed runs have no spread).
         assertTrue(page.contains("<td>+0.78% +-0.00%</td>"), page);
     }
+
+    /** validate --host without --profile calibrates each round: its experiments name no built-in machine, and every report says so. */
+    @Test
+    void aHostExperimentCalibratedEachRoundNamesItsMachineInEveryFormat() {
+        ValidationFigure f = new ValidationFigure("munmap per call", FigureUnit.NS, 3000, "3000 ns", Band.around(3000, 0.25), r -> 3100);
+        ValidationExperiment x = new ValidationExperiment("host-munmap-storm", "this host", "munmap-storm", null, List.of(), List.of(f), null);
+        ValidationReport report = new ValidationReport(List.of(new ValidationResult(x, List.of(new ValidationResult.Figure(f, 3100, 0)), null)));
+        StringWriter text = new StringWriter();
+        report.printTable(new PrintWriter(text));
+        assertTrue(text.toString().contains("host-munmap-storm   calibrated           this host, calibrated each round\n"), text.toString());
+        assertTrue(report.toJson().contains("\"profile\": \"calibrated\""), report.toJson());
+        assertTrue(report.toHtml().contains("machine: calibrated, this host, calibrated each round"), report.toHtml());
+        assertTrue(ValidationMarkdown.tables(List.of(report.results().get(0)))
+                .contains("| host-munmap-storm | calibrated | this host, calibrated each round |"));
+    }
 }
