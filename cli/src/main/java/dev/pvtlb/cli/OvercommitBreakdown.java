@@ -26,11 +26,7 @@ final class OvercommitBreakdown {
 
     /** The section for {@code reports} (one column each, headed by {@code labels}); nothing when none applies. */
     static void html(StringBuilder b, String heading, List<String> labels, RunReport[] reports) {
-        boolean any = false;
-        for (RunReport r : reports) {
-            any |= applies(r);
-        }
-        if (!any) {
+        if (java.util.Arrays.stream(reports).noneMatch(OvercommitBreakdown::applies)) {
             return;
         }
         b.append("<h2>KVM overcommit breakdown").append(Html.escape(heading)).append("</h2>\n<p>Where the vCPUs' time went, as a share "
@@ -40,20 +36,23 @@ final class OvercommitBreakdown {
             b.append("<th>").append(Html.escape(l)).append("</th>");
         }
         b.append("</tr>\n");
+        long[] vcpuNs = new long[reports.length];
+        for (int i = 0; i < reports.length; i++) {
+            vcpuNs[i] = reports[i].cpuTimeNs().values().stream().mapToLong(Long::longValue).sum();
+        }
         for (String category : reports[0].cpuTimeNs().keySet()) {
             b.append("<tr><td>").append(Html.escape(category)).append("</td>");
-            for (RunReport r : reports) {
-                long total = r.cpuTimeNs().values().stream().mapToLong(Long::longValue).sum();
-                long ns = r.cpuTimeNs().getOrDefault(category, 0L);
-                b.append("<td>").append(total == 0 ? "-" : Figures.num(100.0 * ns / total) + "%").append("</td>");
+            for (int i = 0; i < reports.length; i++) {
+                long ns = reports[i].cpuTimeNs().getOrDefault(category, 0L);
+                b.append("<td>").append(vcpuNs[i] == 0 ? "-" : Figures.num(100.0 * ns / vcpuNs[i]) + "%").append("</td>");
             }
             b.append("</tr>\n");
         }
         for (String event : EVENTS) {
             b.append("<tr><td>").append(Html.escape(event)).append(" per vCPU-ms</td>");
-            for (RunReport r : reports) {
-                double vcpuMs = r.cpuTimeNs().values().stream().mapToLong(Long::longValue).sum() / 1e6;
-                b.append("<td>").append(vcpuMs == 0 ? "-" : Figures.num(r.counters().getOrDefault(event, 0L) / vcpuMs)).append("</td>");
+            for (int i = 0; i < reports.length; i++) {
+                b.append("<td>").append(vcpuNs[i] == 0 ? "-" : Figures.num(reports[i].counters().getOrDefault(event, 0L) / (vcpuNs[i] / 1e6)))
+                        .append("</td>");
             }
             b.append("</tr>\n");
         }
