@@ -60,36 +60,62 @@ final class Sensitivity {
         return new ValidationRun(r.key() + "@" + key + "=" + Json.number(value), r.scenario(), r.backend(), List.copyOf(sets));
     }
 
-    /** Runs every experiment at both ends of every range ({@code parallel} runs at once). */
+    /**
+     * Runs every experiment at both ends of every range ({@code parallel} runs at once). Experiments
+     * run on their own machines, so a figure is varied only in the runs whose profile assumes it,
+     * across that profile's own range; a run whose profile gives the figure a source stays as it is.
+     */
     static Sensitivity run(List<ValidationExperiment> experiments, List<ValidationResult> mid, List<ValidationRun> runs,
                            int parallel, ProgressBar progress) throws InterruptedException {
         Map<String, Profile.Range> ranges = rangesOf(runs);
+        Map<String, Map<String, Profile.Range>> own = new LinkedHashMap<>();
+        for (ValidationRun r : runs) {
+            own.put(r.key(), r.build().guestConfig(0).profile().assumedRanges());
+        }
         List<ValidationRun> all = new ArrayList<>();
+        for (ValidationRun r : runs) {
+            if (!own.get(r.key()).keySet().containsAll(ranges.keySet())) {
+                all.add(r); // its profile has sources for some figures the others assume
+            }
+        }
         for (Map.Entry<String, Profile.Range> e : ranges.entrySet()) {
-            for (double v : ends(e.getValue())) {
+            for (int side = 0; side < ends(e.getValue()).length; side++) {
                 for (ValidationRun r : runs) {
-                    all.add(variant(r, e.getKey(), v));
+                    ValidationRun v = at(r, own.get(r.key()), e.getKey(), side);
+                    if (v != r) {
+                        all.add(v);
+                    }
                 }
             }
         }
         RunResults results = ValidationRunner.run(all, parallel, progress);
         List<End> ends = new ArrayList<>();
         for (Map.Entry<String, Profile.Range> e : ranges.entrySet()) {
-            for (double v : ends(e.getValue())) {
-                String suffix = "@" + e.getKey() + "=" + Json.number(v);
+            double[] sides = ends(e.getValue());
+            for (int side = 0; side < sides.length; side++) {
                 Map<String, RunReport> view = new LinkedHashMap<>();
                 for (ValidationRun r : runs) {
-                    view.put(r.key(), results.reports().get(r.key() + suffix));
+                    view.put(r.key(), results.reports().get(at(r, own.get(r.key()), e.getKey(), side).key()));
                 }
                 RunResults at = new RunResults(view);
                 Map<String, List<Double>> emulated = new LinkedHashMap<>();
                 for (ValidationExperiment x : experiments) {
                     emulated.put(x.id(), ValidationResult.of(x, at).figures().stream().map(ValidationResult.Figure::emulated).toList());
                 }
-                ends.add(new End(e.getKey(), v, emulated));
+                ends.add(new End(e.getKey(), sides[side], emulated));
             }
         }
         return new Sensitivity(mid, ranges, ends);
+    }
+
+    /** Run {@code r} at the low (0) or high (1) end of {@code key}'s range in its own profile, or {@code r} itself when that profile does not assume it. */
+    private static ValidationRun at(ValidationRun r, Map<String, Profile.Range> ownRanges, String key, int side) {
+        Profile.Range range = ownRanges.get(key);
+        if (range == null) {
+            return r;
+        }
+        double[] e = ends(range);
+        return variant(r, key, e[Math.min(side, e.length - 1)]);
     }
 
     private static double[] ends(Profile.Range r) {
