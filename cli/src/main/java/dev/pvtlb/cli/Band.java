@@ -23,6 +23,14 @@ sealed interface Band {
     /** The highest value the band admits, or null where it is open above. */
     Double highest();
 
+    /**
+     * How far a figure may move when its measurement window doubles and still be steady: a
+     * quarter of the band's width. A band open above has no width; there the width is the
+     * distance from the published figure to the band's one end, the margin the source's own
+     * result has.
+     */
+    double steadyTolerance(double published);
+
     /** {@code low <= x <= high} (an infinite end is no limit). */
     static Band closed(double low, double high) {
         return new Interval(low, high, false);
@@ -71,6 +79,11 @@ sealed interface Band {
         }
 
         @Override
+        public double steadyTolerance(double published) {
+            return (high == Double.POSITIVE_INFINITY ? Math.abs(published - low) : high - low) / 4;
+        }
+
+        @Override
         public Double highest() {
             return high == Double.POSITIVE_INFINITY ? null : high;
         }
@@ -98,6 +111,11 @@ sealed interface Band {
         @Override
         public Double lowest() {
             return reference * (1 - fraction);
+        }
+
+        @Override
+        public double steadyTolerance(double published) {
+            return 2 * Math.abs(reference) * fraction / 4;
         }
 
         @Override

@@ -35,4 +35,16 @@ enum FigureUnit {
             case NS -> "+-" + Figures.num(x) + " ns";
         };
     }
+
+    /** A signed difference of two figures in this unit, e.g. {@code +0.52%} (points), {@code -0.03}, {@code +120 ns}. */
+    String formatDifference(double x) {
+        if (!Double.isFinite(x)) {
+            return "n/a";
+        }
+        return switch (this) {
+            case PERCENT -> String.format(Locale.ROOT, "%+.2f%%", x);
+            case RATIO -> String.format(Locale.ROOT, "%+.3f", x);
+            case NS -> (x < 0 ? "-" : "+") + Figures.num(Math.abs(x)) + " ns";
+        };
+    }
 }

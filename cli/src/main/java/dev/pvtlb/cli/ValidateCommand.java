@@ -62,6 +62,10 @@ final class ValidateCommand implements Callable<Integer> {
             + "end of its range, one figure at a time, and say where a figure leaves its band and which keys can flip each experiment")
     boolean sensitivity;
 
+    @Option(names = "--steady", description = "re-run every run with its measurement window doubled (ops or host_slices x2) and "
+            + "say per figure whether it is steady: moved by less than a quarter of its band's width (about 3x the time)")
+    boolean steady;
+
     @Option(names = "--parallel", paramLabel = "N", description = "runs at once (default: the number of cores)")
     Integer parallel;
 
@@ -109,18 +113,23 @@ final class ValidateCommand implements Callable<Integer> {
             throw new ModelException("--sensitivity: the runs' profile gives no ASSUMED figure with a range "
                     + "('# ASSUMED range: LOW..HIGH' above its key); nothing to vary");
         }
+        List<ValidationRun> doubledRuns = steady ? SteadyState.doubledRuns(runs) : null;
         ProgressBar progress = new ProgressBar(spec.commandLine().getErr(), quiet);
         RunResults results = ValidationRunner.run(runs, threads, progress);
         List<ValidationResult> outcome = experiments.stream().map(e -> ValidationResult.of(e, results)).toList();
         ValidationReport report = new ValidationReport(outcome);
         // Sensitivity runs after the table's runs, so a failing figure is seen before the long part.
         Sensitivity s = sensitivity ? Sensitivity.run(experiments, outcome, runs, threads, progress) : null;
+        SteadyState st = steady ? SteadyState.run(outcome, runs, doubledRuns, threads, progress) : null;
         report.print(spec.commandLine().getOut());
         if (s != null) {
             s.print(spec.commandLine().getOut());
         }
+        if (st != null) {
+            st.print(spec.commandLine().getOut());
+        }
         if (json != null) {
-            Map<String, Object> m = report.toMap();
+            Map<String, Object> m = report.toMap(st);
             if (s != null) {
                 m.put("sensitivity", s.toMap());
             }
@@ -142,6 +151,9 @@ final class ValidateCommand implements Callable<Integer> {
             if (s != null) {
                 page = page.replace("</body></html>", s.toHtml() + "</body></html>");
             }
+            if (st != null) {
+                page = page.replace("</body></html>", st.toHtml() + "</body></html>");
+            }
             ReportFile.write(html, "--html", page);
         }
         return 0;
@@ -149,8 +161,8 @@ final class ValidateCommand implements Callable<Integer> {
 
     /** {@code --host}: every check before the first measurement, then rounds of calibration (unless --profile) and twins. */
     private Integer callHost() throws IOException {
-        if (!only.isEmpty() || sensitivity || markdown != null) {
-            throw new ModelException((sensitivity ? "--sensitivity" : markdown != null ? "--markdown" : "--only")
+        if (!only.isEmpty() || sensitivity || steady || markdown != null) {
+            throw new ModelException((sensitivity ? "--sensitivity" : steady ? "--steady" : markdown != null ? "--markdown" : "--only")
                     + " does not go with --host");
         }
         ReportFile.check(json, "--json");

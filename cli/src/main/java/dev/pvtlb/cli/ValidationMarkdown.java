@@ -40,10 +40,12 @@ final class ValidationMarkdown {
                         .append(c.unit().format(r.curve()[i])).append(" |\n");
             }
         }
-        b.append("\nThe machine of each experiment (`pvtlb profiles`):\n\n| experiment | profile | machine |\n|---|---|---|\n");
+        b.append("\nThe machine of each experiment (`pvtlb profiles`) and its measurement window (simulated time of one repetition):\n\n"
+                + "| experiment | profile | machine | window |\n|---|---|---|---|\n");
         for (ValidationResult r : results) {
             b.append("| ").append(r.experiment().id()).append(" | ").append(r.experiment().machineName()).append(" | ")
-                    .append(r.experiment().machineDescription()).append(" |\n");
+                    .append(r.experiment().machineDescription()).append(" | ")
+                    .append(r.window() == null ? "" : r.window().describe()).append(" |\n");
         }
         long passed = results.stream().filter(ValidationResult::pass).count();
         b.append("\nVerdicts: ").append(String.join(", ", results.stream().map(r -> r.experiment().id() + " " + r.verdict()).toList()))

@@ -53,6 +53,14 @@ record ValidationReport(List<ValidationResult> results, String spreadSource) {
         for (ValidationResult r : results) {
             out.printf("%-19s %-20s %s%n", r.experiment().id(), r.experiment().machineName(), r.experiment().machineDescription());
         }
+        if (results.stream().anyMatch(r -> r.window() != null)) {
+            out.printf("%nmeasurement window of each experiment (simulated time of one repetition; the sources time whole runs):%n");
+            for (ValidationResult r : results) {
+                if (r.window() != null) {
+                    out.printf("%-19s %s%n", r.experiment().id(), r.window().describe());
+                }
+            }
+        }
         out.printf("%none standard error of each figure, %s:%n", spreadSource);
         for (ValidationResult r : results) {
             for (ValidationResult.Figure f : r.figures()) {
@@ -70,6 +78,11 @@ record ValidationReport(List<ValidationResult> results, String spreadSource) {
 
     /** {@code {"experiments": [...]}}, the interface of acceptance/README.md, with each figure's numbers beside the readable strings. */
     Map<String, Object> toMap() {
+        return toMap(null);
+    }
+
+    /** As {@link #toMap()}, each figure with its steady-state fields when {@code steady} is given ({@code validate --steady}). */
+    Map<String, Object> toMap(SteadyState steady) {
         List<Object> experiments = new ArrayList<>();
         for (ValidationResult r : results) {
             Map<String, Object> e = new LinkedHashMap<>();
@@ -78,11 +91,20 @@ record ValidationReport(List<ValidationResult> results, String spreadSource) {
             e.put("source", x.source());
             e.put("setup", x.setup());
             e.put("profile", x.machineName());
+            if (r.window() != null) {
+                Map<String, Object> w = r.window().toMap();
+                MeasurementWindow doubled = steady == null ? null : steady.doubledWindow(x.id());
+                if (doubled != null) {
+                    w.put("doubled_s", doubled.measuredS());
+                }
+                e.put("window", w);
+            }
             List<String> published = new ArrayList<>();
             List<String> emulated = new ArrayList<>();
             List<String> bands = new ArrayList<>();
             List<Object> figures = new ArrayList<>();
-            for (ValidationResult.Figure f : r.figures()) {
+            for (int i = 0; i < r.figures().size(); i++) {
+                ValidationResult.Figure f = r.figures().get(i);
                 ValidationFigure d = f.figure();
                 FigureUnit u = d.unit();
                 published.add(d.name() + " " + u.format(d.published()));
@@ -100,6 +122,9 @@ record ValidationReport(List<ValidationResult> results, String spreadSource) {
                 band.putAll(d.band().toMap());
                 m.put("band", band);
                 m.put("verdict", f.verdict());
+                if (steady != null) {
+                    steady.annotate(x.id(), i, m);
+                }
                 figures.add(m);
             }
             e.put("published", String.join("; ", published));
@@ -160,7 +185,8 @@ record ValidationReport(List<ValidationResult> results, String spreadSource) {
             ValidationExperiment x = r.experiment();
             b.append("<h2>").append(Html.escape(x.id())).append(" <span class='").append(r.verdict()).append("'>")
                     .append(r.verdict()).append("</span></h2>\n<p>").append(Html.escape(x.source())).append("<br>")
-                    .append(Html.escape(x.setup())).append("<br>machine: ").append(Html.escape(x.machineName() + ", " + x.machineDescription())).append("</p>\n<table><tr><th>figure</th><th>published</th><th>as published</th>"
+                    .append(Html.escape(x.setup())).append("<br>machine: ").append(Html.escape(x.machineName() + ", " + x.machineDescription()))
+                    .append(r.window() == null ? "" : "<br>window: " + Html.escape(r.window().describe())).append("</p>\n<table><tr><th>figure</th><th>published</th><th>as published</th>"
                             + "<th>emulated</th><th>band</th><th>verdict</th></tr>\n");
             for (ValidationResult.Figure f : r.figures()) {
                 FigureUnit u = f.figure().unit();

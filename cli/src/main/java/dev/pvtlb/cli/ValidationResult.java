@@ -8,7 +8,11 @@ import java.util.List;
  * every figure but its details is inside its band; a figure that could not be computed (NaN, say a counter of
  * zero as a divisor) is outside every band.
  */
-record ValidationResult(ValidationExperiment experiment, List<Figure> figures, double[] curve) {
+record ValidationResult(ValidationExperiment experiment, List<Figure> figures, double[] curve, MeasurementWindow window) {
+    /** A result whose runs' windows are not known (figures given, not run). */
+    ValidationResult(ValidationExperiment experiment, List<Figure> figures, double[] curve) {
+        this(experiment, figures, curve, null);
+    }
 
     /** One figure's outcome, with one standard error from the runs' repetitions (RunResults.standardError()). */
     record Figure(ValidationFigure figure, double emulated, double standardError) {
@@ -28,7 +32,8 @@ record ValidationResult(ValidationExperiment experiment, List<Figure> figures, d
         for (ValidationFigure f : e.figures()) {
             figures.add(new Figure(f, f.emulated().applyAsDouble(runs), runs.standardError(f.emulated())));
         }
-        return new ValidationResult(e, List.copyOf(figures), e.curve() == null ? null : e.curve().emulatedAll(runs));
+        return new ValidationResult(e, List.copyOf(figures), e.curve() == null ? null : e.curve().emulatedAll(runs),
+                MeasurementWindow.of(e, runs));
     }
 
     boolean pass() {

@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.internal.workload.catalogue.Workloads;
 import dev.pvtlb.run.Scenario;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,52 @@ record ValidationRun(String key, String scenario, String backend, List<String> s
         all.add("profile=" + profile);
         all.addAll(sets);
         return new ValidationRun(key, scenario, backend, List.copyOf(all));
+    }
+
+    /** What a run's key ends with when its measurement window is doubled ({@link #doubled()}). */
+    static final String DOUBLED = "@2x";
+
+    /**
+     * The parameter that sets how long the run measures: ebizzy with {@code ops=timed} runs
+     * {@code host_slices} of the host's scheduler; every other workload here runs {@code ops}
+     * operations per thread (or per round).
+     */
+    String lengthKey() {
+        return sets.contains("ops=timed") ? "host_slices" : "ops";
+    }
+
+    /** The value of parameter {@code name}: the run's own setting (the last one), else the workload's default. */
+    String setting(String name) {
+        String value = null;
+        for (String s : sets) {
+            if (s.startsWith(name + "=")) {
+                value = s.substring(name.length() + 1).strip();
+            }
+        }
+        return value != null ? value : Workloads.byName(scenario).parameters().get(name);
+    }
+
+    /**
+     * The parameters doubled with the window: {@link #lengthKey()}, and for the munmap program
+     * ({@code shape=munmap.c}, which unmaps each of its region's mappings once) its region too.
+     */
+    List<String> lengthKeys() {
+        return sets.contains("shape=munmap.c") ? List.of(lengthKey(), "region") : List.of(lengthKey());
+    }
+
+    /** The same run measuring twice as long: its {@link #lengthKeys()} doubled, its key ending in {@link #DOUBLED}. */
+    ValidationRun doubled() {
+        List<String> all = new ArrayList<>(sets);
+        for (String name : lengthKeys()) {
+            String value = setting(name);
+            if (value == null || !value.matches("[0-9]+")) {
+                throw new dev.pvtlb.model.ModelException("run " + key + ": cannot double its window: " + name + "=" + value
+                        + " is not a count");
+            }
+            all.removeIf(s -> s.startsWith(name + "="));
+            all.add(name + "=" + 2 * Long.parseLong(value));
+        }
+        return new ValidationRun(key + DOUBLED, scenario, backend, List.copyOf(all));
     }
 
     Scenario build() {

@@ -32,7 +32,8 @@ class ValidationMarkdownTest {
         assertEquals("| smt-dedup | munmap time change, thread 1 alone | -15.20% | +0.78% | [-30.00%, -5.00%] | (fail) |", lines.get(7));
         assertEquals("| smt-dedup-absolute | munmap per call | 14072 ns | 3210 ns | 14072 ns +-35% | fail |", lines.get(10));
         assertEquals("| smt-dedup | x86-haswell | an Intel Haswell desktop, Core i7-4770 (4 cores x 2 threads, 3.4 GHz base, 8 MiB L3, "
-                + "DDR3-1600) |", lines.get(lines.size() - 4), "the machine of each experiment");
+                + "DDR3-1600) | 0 s warm-up, 0 s measured (0..0 s per run, set by ops) |", lines.get(lines.size() - 4),
+                "the machine and the window of each experiment");
         assertEquals("Verdicts: smt-dedup fail, smt-dedup-absolute fail (0 of 2 pass).", lines.get(lines.size() - 1));
     }
 

@@ -34,8 +34,10 @@ class ValidationReportTest {
         List<Map<String, Object>> exps = (List<Map<String, Object>>) doc.get("experiments");
         assertEquals(List.of("smt-dedup", "smt-dedup-absolute"), exps.stream().map(e -> e.get("id")).toList());
         Map<String, Object> smt = exps.get(0);
-        assertEquals(List.of("id", "source", "setup", "profile", "published", "emulated", "band", "verdict", "figures", "runs"),
+        assertEquals(List.of("id", "source", "setup", "profile", "window", "published", "emulated", "band", "verdict", "figures", "runs"),
                 List.copyOf(smt.keySet()));
+        assertEquals(Map.of("warmup_s", 0, "measured_s", 0, "shortest_s", 0, "longest_s", 0, "length", "ops"), smt.get("window"),
+                "constructed reports simulate no time");
         assertEquals("x86-haswell", smt.get("profile"), "the machine of Alex Shi's measurement");
         assertEquals("fail", smt.get("verdict"));
         assertEquals("nr_tlb_remote_flush ratio x1.00; nr_tlb_remote_flush_received ratio x0.49; munmap time change -15.20%; "

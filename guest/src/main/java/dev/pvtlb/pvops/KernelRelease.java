@@ -54,6 +54,9 @@ public enum KernelRelease {
             Design.of("host.balance", "idle"),
             // The guest's own scheduler does the same with its tasks: every release.
             Design.of("sched.balance", "idle"),
+            // mm->mmap_lock is a reader/writer semaphore that page faults read-lock: per-VMA locks
+            // (5e31275cc997, lock_vma_under_rcu()) are 6.4.
+            Design.of("mmapLock", "rwsem"),
             // KVM_FEATURE_PV_TLB_FLUSH, kvm_flush_tlb_others() (858a43aae236, 4.16).
             Design.of("kvm.pvTlbFlush", "true"),
             // record_steal_time() clears preempted in a copy it writes back later (CVE-2019-3016); the xchg fix
@@ -123,7 +126,10 @@ public enum KernelRelease {
     /** v6.13 (2025-01-19): the last release before Rik van Riel's lazy mm_cpumask. */
     V6_13("6.13", V6_1, List.of(
             // 147f3efaa241 "sched/fair: Implement an EEVDF-like scheduling policy" (6.6).
-            Design.of("host.scheduler", "eevdf"))),
+            Design.of("host.scheduler", "eevdf"),
+            // Per-VMA locks (5e31275cc997 and "x86/mm: try VMA lock-based page fault handling first", 6.4): a
+            // page fault takes its VMA's lock and no longer waits on mmap_lock.
+            Design.of("mmapLock", "vma"))),
 
     /** v6.15 (2025-05-25): INVLPGB, RCU table freeing on every x86 kernel, the LOADED_MM_SWITCHING fix. */
     V6_15("6.15", V6_13, List.of(
@@ -217,7 +223,6 @@ public enum KernelRelease {
         m.put("x86.x2apic", "the firmware's or the command line's choice (x2apic_phys), not the release's");
         m.put("smt.flushDropsSibling", "what the hardware does with a sibling's PCIDs, not the kernel");
         m.put("rcu", "CONFIG_PREEMPT_RCU is kernel configuration, available in every release");
-        m.put("mmapLock", "a switch of the model's fidelity: every release takes mmap_lock");
         m.put("pageLocks", "a switch of the model's fidelity: every release takes the zone and LRU locks");
         m.put("zeroPage", "a switch of the model's fidelity: every release maps the zero page on a read fault");
         m.put("kvm.pvSpinlock", "a guest feature (KVM_FEATURE_PV_UNHALT) in every release here since 3.12; the guest leaves "

@@ -103,9 +103,20 @@ class KernelReleaseTest {
         assertEquals("sc", k.get("memoryModel"));
         assertEquals("physical", k.get("x86.x2apic"));
         assertEquals("sched", k.get("rcu"));
-        assertEquals("off", k.get("mmapLock"));
+        assertEquals("off", k.get("pageLocks"));
         assertEquals("ok", k.get("tableBatch"));
         assertEquals("none", k.get("inject"));
+    }
+
+    @Test
+    void pageFaultsWaitOnMmapLockUntilPerVmaLocks() {
+        // mmap_lock is a reader/writer semaphore page faults read-lock; lock_vma_under_rcu() (5e31275cc997) is 6.4.
+        for (String release : new String[] {"4.19", "5.2", "5.3", "5.10", "6.1"}) {
+            assertEquals("rwsem", booted("kernel", release).get("mmapLock"), release);
+        }
+        assertEquals("vma", booted("kernel", "6.13").get("mmapLock"));
+        assertEquals("vma", booted("kernel", "6.15").get("mmapLock"));
+        assertEquals("off", booted().get("mmapLock"));
     }
 
     @Test
