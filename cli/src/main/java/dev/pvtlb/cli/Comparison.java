@@ -203,6 +203,11 @@ final class Comparison {
     }
 
     String toJson() {
+        return Json.write(toMap());
+    }
+
+    /** Every run's report by row and variant, as {@code compare --json} writes it. */
+    Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("scenario", scenario);
         m.put("swept", swept == null ? "" : swept);
@@ -219,7 +224,7 @@ final class Comparison {
             }
         }
         m.put("runs", runs);
-        return Json.write(m);
+        return m;
     }
 
     String toHtml(String title) {

@@ -61,6 +61,21 @@ final class ExploreCommand implements Callable<Integer> {
     @Mixin
     TimelineOption timeline;
 
+    /**
+     * {@code s} as the explorer hunts in it unless told otherwise: a SAFE verdict counts only if the
+     * hardware's speculative walks were allowed, and stores could become visible late as the
+     * backend's CPU lets them.
+     */
+    static Scenario huntDefaults(Scenario s) {
+        if (s.settings().stream().noneMatch(kv -> kv.startsWith("speculation="))) {
+            s.set("speculation", "on");
+        }
+        if (s.settings().stream().noneMatch(kv -> kv.startsWith("memoryModel="))) {
+            s.set("memoryModel", Explorer.defaultMemoryModel(s.backend()));
+        }
+        return s;
+    }
+
     @Override
     public Integer call() throws IOException {
         ReportFile.check(trace, "--trace");
@@ -75,15 +90,7 @@ final class ExploreCommand implements Callable<Integer> {
         if (bound < 0 || bound > 64) {
             throw new ModelException("--bound must be between 0 and 64, got " + bound);
         }
-        Scenario s = ScenarioArgs.build(scenario, backend, sets, seed, null);
-        if (s.settings().stream().noneMatch(kv -> kv.startsWith("speculation="))) {
-            // A SAFE verdict counts only if the hardware's speculative walks were allowed: on by default here.
-            s.set("speculation", "on");
-        }
-        if (s.settings().stream().noneMatch(kv -> kv.startsWith("memoryModel="))) {
-            // Nor unless stores could become visible late, as the backend's CPU lets them.
-            s.set("memoryModel", Explorer.defaultMemoryModel(s.backend()));
-        }
+        Scenario s = huntDefaults(ScenarioArgs.build(scenario, backend, sets, seed, null));
         Strategy st;
         try {
             st = Explorer.strategy(strategy, seed, depth, bound);

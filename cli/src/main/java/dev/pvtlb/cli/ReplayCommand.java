@@ -35,9 +35,16 @@ final class ReplayCommand implements Callable<Integer> {
     @Mixin
     TimelineOption timeline;
 
+    @picocli.CommandLine.Option(names = "--backend-jar", paramLabel = "F", description = "a jar that registers the trace's "
+            + "backend, for a trace of a design not on the class path (pvtlb assess --backend-jar)")
+    Path backendJar;
+
     @Override
     public Integer call() throws IOException {
         timeline.check();
+        if (backendJar != null) {
+            dev.pvtlb.pvops.PvBackends.register(backendJar);
+        }
         TraceFile t = TraceFile.parse(InputFile.read(file, "trace file", MAX_BYTES));
         Scenario s = ScenarioArgs.build(t.scenario(), t.backend(), t.settings(), t.seed(), null);
         ScheduleRun r = new Explorer(s).replay(t.choices(), timeline::watch);

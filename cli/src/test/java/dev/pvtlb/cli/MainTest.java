@@ -48,7 +48,7 @@ class MainTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"run", "scenarios", "backends", "host probe", "host bench", "calibrate", "explore", "replay",
-        "bench", "compare", "demo", "sweep", "validate"})
+        "bench", "compare", "demo", "assess", "sweep", "validate"})
     void everySubcommandAnswersHelpWithItsUsage(String command) {
         String[] words = (command + " --help").split(" ");
         Result r = pvtlb(words);

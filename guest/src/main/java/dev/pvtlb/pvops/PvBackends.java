@@ -41,6 +41,69 @@ public final class PvBackends {
         return m;
     }
 
+    /**
+     * Loads the backends of the jar {@code jar} (its {@code META-INF/services/dev.pvtlb.pvops.PvBackend})
+     * beside the registered ones, for a design given on the command line rather than on the class
+     * path, and returns their names. A file that is no jar, a jar without a backend, a provider that
+     * cannot be loaded or a name already taken by another class is bad input, in one line.
+     */
+    public static List<String> register(java.nio.file.Path jar) {
+        if (!java.nio.file.Files.isRegularFile(jar)) {
+            throw new ModelException("backend jar " + jar + ": no such file");
+        }
+        try (java.util.zip.ZipFile z = new java.util.zip.ZipFile(jar.toFile())) {
+            if (z.getEntry("META-INF/services/" + PvBackend.class.getName()) == null) {
+                throw new ModelException("backend jar " + jar + ": registers no pv_ops backend (no META-INF/services/"
+                        + PvBackend.class.getName() + ")");
+            }
+        } catch (java.io.IOException e) {
+            throw new ModelException("backend jar " + jar + ": not a jar (" + ModelException.firstLine(e.getMessage()) + ")");
+        }
+        java.net.URLClassLoader loader;
+        try {
+            loader = new java.net.URLClassLoader(new java.net.URL[] {jar.toUri().toURL()}, PvBackends.class.getClassLoader());
+        } catch (java.net.MalformedURLException e) {
+            throw new ModelException("backend jar " + jar + ": " + ModelException.firstLine(e.getMessage()));
+        }
+        // Only the jar's own providers: the loader also sees, through its parent, those on the class path.
+        List<String> failed = new ArrayList<>();
+        List<PvBackend> own = new ArrayList<>();
+        Iterator<ServiceLoader.Provider<PvBackend>> it = ServiceLoader.load(PvBackend.class, loader).stream().iterator();
+        while (true) {
+            try {
+                if (!it.hasNext()) {
+                    break;
+                }
+                ServiceLoader.Provider<PvBackend> p = it.next();
+                if (p.type().getClassLoader() == loader) {
+                    own.add(p.get());
+                }
+            } catch (ServiceConfigurationError e) {
+                failed.add(ModelException.firstLine(e.getMessage()));
+            }
+        }
+        Map<String, PvBackend> found = load(own, failed);
+        if (!failed.isEmpty()) {
+            throw new ModelException("backend jar " + jar + ": " + failed.get(0));
+        }
+        synchronized (PvBackends.class) {
+            Map<String, PvBackend> merged = new TreeMap<>(all());
+            for (PvBackend b : found.values()) {
+                PvBackend prev = merged.get(b.name());
+                if (prev != null && !prev.getClass().getName().equals(b.getClass().getName())) {
+                    throw new ModelException("backend jar " + jar + ": its backend '" + b.name() + "' (" + b.getClass().getName()
+                            + ") has the name of " + prev.getClass().getName());
+                }
+                merged.putIfAbsent(b.name(), b);
+            }
+            if (found.isEmpty()) {
+                throw new ModelException("backend jar " + jar + ": its services file names no loadable backend");
+            }
+            all = Collections.unmodifiableMap(merged);
+            return found.keySet().stream().toList();
+        }
+    }
+
     /** The providers ServiceLoader could not load, each as its one-line reason. */
     public static List<String> broken() {
         all();

@@ -125,6 +125,18 @@ class ReportPagesBrowserIT {
     }
 
     @Test
+    void anAssessPageChartsTheCostAndTablesEveryHunt() throws IOException {
+        open(pvtlb("assess.html", "assess", "--backend", "xen-pv", "--threads", "2,4", "--vms", "1,2", "--budget", "10",
+                "--traces", pages.resolve("assess-traces").toString()));
+        // munmap_ns and access_ns over threads, then over VMs per host: a line chart of each
+        assertTrue(all("svg").size() >= 4, "cost charts: " + all("svg").size());
+        List<WebElement> tables = all("table");
+        // the catalogue's 11 entries under 2 table-free policies, and the header
+        assertEquals(23, tables.get(tables.size() - 1).findElements(By.cssSelector("tr")).size());
+        assertTrue(browser.findElement(By.cssSelector("b.pass")).getText().equals("SAFE"));
+    }
+
+    @Test
     void aRunPageAndAValidationPageOpenCleanly() throws IOException {
         open(pvtlb("run.html", "run", "munmap-storm", "--set", "ops=2"));
         assertTrue(all("table.numbers").size() >= 1);

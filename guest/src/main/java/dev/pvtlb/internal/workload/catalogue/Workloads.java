@@ -36,6 +36,14 @@ public final class Workloads {
         return new ArrayList<>(m.values());
     }
 
+    /**
+     * The catalogue's entries: small scenarios that each reproduce one historical TLB-flush bug
+     * under one knob setting and are safe under the fix, in name order.
+     */
+    public static List<Workload> catalogue() {
+        return all().stream().filter(w -> w instanceof Catalogue).toList();
+    }
+
     public static Workload byName(String name) {
         for (Workload w : all()) {
             if (w.name().equals(name)) {
