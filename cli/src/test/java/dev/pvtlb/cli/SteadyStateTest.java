@@ -102,6 +102,11 @@ class SteadyStateTest {
     }
 
     @Test
+    void theHostsValidationHasNoWindowToDouble() {
+        MainTest.assertRefusedInOneLine("validate --host --steady");
+    }
+
+    @Test
     void validateSteadyRunsEachRunTwiceAsLongAndSaysWhichFiguresHold() {
         MainTest.Result r = MainTest.pvtlb("validate", "--only", "arm64-noise", "--steady", "--quiet");
         assertEquals(0, r.code(), r.err());
