@@ -22,7 +22,8 @@ import java.util.function.Supplier;
  * page-table frees (a whole-slot munmap, a child's exit), the lazy TLB of napping CPUs, switch_mm
  * between a thread's mm and its children's (ASID/PCID reuse as children come and go), lockless
  * walks racing frees; on a virtualized backend the guest shares each pCPU with a second VM, so
- * flushes meet preempted vCPUs. Threads are dealt round robin to processes and CPUs.
+ * flushes meet preempted vCPUs. Thread t runs on CPU t mod CPUs, in process (t + t / CPUs) mod
+ * processes; {@code threads=0} is one per CPU but at least two per process.
  *
  * <p>Timing is the explorer's: each operation ends with a delay of up to {@code delay_ns}, and each
  * nap lasts up to {@code nap_us}, both chosen at ChoicePoint.DELAY among evenly spaced lengths.
@@ -69,10 +70,11 @@ public final class TlbTorture implements Workload {
     public Supplier<Map<String, Metric>> setUp(Kernel guest, Params params) {
         int cpus = guest.cpus().length;
         int threads = params.integer("threads", 0, 4096);
-        if (threads == 0) {
-            threads = cpus; // one thread per CPU
-        }
         int processes = params.integer("processes", 1, 64);
+        if (threads == 0) {
+            // One per CPU, and at least two per process, so that every mm has remote flushes to do.
+            threads = Math.max(cpus, 2 * processes);
+        }
         if (processes > threads) {
             throw new ModelException(String.format("%s: processes=%d needs at least as many threads, got threads=%d",
                     name(), processes, threads));
@@ -84,16 +86,23 @@ public final class TlbTorture implements Workload {
         long delayNs = params.integer("delay_ns", 0, 100_000_000);
         long napNs = params.integer("nap_us", 1, 100_000) * 1000L;
         TortureRun run = new TortureRun(mix, delayNs, napNs, pages);
+        // Thread t runs on CPU t mod cpus, in process (t + t / cpus) mod processes: a process's
+        // threads spread over the CPUs, and a CPU running several threads runs different processes'.
+        int[] procOf = new int[threads];
+        int[] perProc = new int[processes];
+        for (int t = 0; t < threads; t++) {
+            procOf[t] = (t + t / cpus) % processes;
+            perProc[procOf[t]]++;
+        }
         TortureProcess[] procs = new TortureProcess[processes];
         for (int p = 0; p < processes; p++) {
-            int mine = (threads - p + processes - 1) / processes;
-            procs[p] = new TortureProcess(guest.newMm(), slots, mine, pages);
+            procs[p] = new TortureProcess(guest.newMm(), slots, perProc[p], pages);
         }
+        int[] seen = new int[processes];
         for (int t = 0; t < threads; t++) {
-            TortureProcess proc = procs[t % processes];
-            TortureSlot own = proc.own[t / processes];
-            guest.spawn(name() + "/p" + (t % processes) + "t" + (t / processes), proc.mm, t % cpus,
-                    new TortureThread(run, proc, own, ops));
+            int p = procOf[t];
+            int k = seen[p]++;
+            guest.spawn(name() + "/p" + p + "t" + k, procs[p].mm, t % cpus, new TortureThread(run, procs[p], procs[p].own[k], ops));
         }
         return run::metrics;
     }

@@ -7,8 +7,6 @@ import java.util.Map;
 final class TortureRun {
     /** The explorer's alternatives for each delay and nap: evenly spaced lengths. */
     static final int DELAY_POINTS = 16;
-    /** What a skipped operation costs: a short user-mode pause before the next draw. */
-    static final long SKIP_NS = 200;
 
     final TortureMix mix;
     final long delayNs;

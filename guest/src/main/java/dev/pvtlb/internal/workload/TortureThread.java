@@ -77,7 +77,11 @@ final class TortureThread implements Program {
         };
         run.count(kind, planned);
         if (!planned) {
-            queue.add(new Spin(TortureRun.SKIP_NS));
+            // A skipped operation: one spin step (model.spin.step.ns) before the next draw.
+            queue.add((cpu, t) -> {
+                t.opDone();
+                return Spin.step(cpu);
+            });
         }
     }
 
