@@ -13,7 +13,8 @@ import java.util.function.Supplier;
  * threads of {@code processes} processes each run {@code ops} operations drawn from a weighted
  * {@code mix} of everything that changes or walks page tables (munmap, madvise(MADV_DONTNEED),
  * mprotect, mremap, fork/exit of child processes, gup_fast pins) and of plain accesses and naps,
- * on the slots their process shares ({@code slots} of {@code pages} pages) and one of their own.
+ * on the slots their process shares ({@code slots} of {@code pages} pages) and one of their own;
+ * a fork starts {@code children} short-lived child processes on the forking thread's CPU.
  * The hazard detector checks every access (and every lockless walk), so any stale translation or
  * walk of a freed table the mix provokes is reported, whatever the bug that left it.
  *
@@ -47,6 +48,7 @@ public final class TlbTorture implements Workload {
         p.put("ops", "24");
         p.put("pages", "8");
         p.put("slots", "2");
+        p.put("children", "3");
         p.put("mix", TortureMix.DEFAULT);
         p.put("delay_ns", "3000");
         p.put("nap_us", "20");
@@ -85,7 +87,8 @@ public final class TlbTorture implements Workload {
         TortureMix mix = TortureMix.parse(name(), params.values().get("mix"));
         long delayNs = params.integer("delay_ns", 0, 100_000_000);
         long napNs = params.integer("nap_us", 1, 100_000) * 1000L;
-        TortureRun run = new TortureRun(mix, delayNs, napNs, pages);
+        int children = params.integer("children", 1, 64);
+        TortureRun run = new TortureRun(mix, delayNs, napNs, pages, children);
         // Thread t runs on CPU t mod cpus, in process (t + t / cpus) mod processes: a process's
         // threads spread over the CPUs, and a CPU running several threads runs different processes'.
         int[] procOf = new int[threads];

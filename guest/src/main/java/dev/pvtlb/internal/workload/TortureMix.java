@@ -26,7 +26,7 @@ final class TortureMix {
         MREMAP,
         /** get_user_pages_fast() over a slot, lockless, racing its unmap. */
         GUP,
-        /** fork() of a short-lived child process, a new mm on this CPU, that maps, touches, unmaps and exits. */
+        /** fork() of short-lived child processes, new mms on this CPU, that map, touch, unmap and exit; the parent waits a while. */
         FORK,
         /** Block for a while: the CPU idles in lazy TLB mode on the mm and comes back. */
         NAP;

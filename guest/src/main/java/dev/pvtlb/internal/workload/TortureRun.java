@@ -12,15 +12,18 @@ final class TortureRun {
     final long delayNs;
     final long napNs;
     final int childPages;
+    /** Child processes per fork operation. */
+    final int children;
     int forks;
     private final long[] done = new long[TortureMix.Kind.values().length];
     private final long[] skipped = new long[TortureMix.Kind.values().length];
 
-    TortureRun(TortureMix mix, long delayNs, long napNs, int childPages) {
+    TortureRun(TortureMix mix, long delayNs, long napNs, int childPages, int children) {
         this.mix = mix;
         this.delayNs = delayNs;
         this.napNs = napNs;
         this.childPages = childPages;
+        this.children = children;
     }
 
     void count(TortureMix.Kind kind, boolean planned) {

@@ -190,19 +190,24 @@ final class TortureThread implements Program {
     }
 
     /**
-     * fork() (kernel_clone()) of a child process with an mm of its own, queued on this CPU as
-     * wake_up_new_task() would place it when this CPU is the idlest: the CPU then switches between
-     * this thread's mm and the child's, and every child takes one more ASID/PCID slot of it.
+     * fork() (kernel_clone()) of {@code children} child processes, each with an mm of its own,
+     * queued on this CPU as wake_up_new_task() places a child when this CPU is the idlest; then
+     * the parent waits a while, as in wait4(): the children run, the CPU switches to each child's
+     * mm and back, and with more mms than TLB_NR_DYN_ASIDS (6) on a CPU its ASIDs/PCIDs are
+     * reused for new mms (choose_new_asid()).
      */
     private boolean fork(Task task) {
-        queue.add(new Syscall(t -> new KernelWork("kernel_clone", c -> c.syscallNs + c.vmaOpNs), null));
-        queue.add((cpu, t) -> {
-            Kernel g = cpu.kernel();
-            Mm child = g.newMm();
-            g.spawn(task.name + "/child" + run.forks++, child, cpu.id, new TortureChild(child, run.childPages));
-            t.opDone();
-            return 1;
-        });
+        for (int k = 0; k < run.children; k++) {
+            queue.add(new Syscall(t -> new KernelWork("kernel_clone", c -> c.syscallNs + c.vmaOpNs), null));
+            queue.add((cpu, t) -> {
+                Kernel g = cpu.kernel();
+                Mm child = g.newMm();
+                g.spawn(task.name + "/child" + run.forks++, child, cpu.id, new TortureChild(child, run.childPages));
+                t.opDone();
+                return 1;
+            });
+        }
+        queue.add(napOp());
         return true;
     }
 
@@ -211,13 +216,17 @@ final class TortureThread implements Program {
      * the mm (or runs another task of the CPU) and comes back through switch_mm_irqs_off().
      */
     private boolean nap() {
+        queue.add(napOp());
+        return true;
+    }
+
+    private Op napOp() {
         long max = run.napNs;
-        queue.add((cpu, t) -> {
+        return (cpu, t) -> {
             long ns = cpu.kernel().engine().chooseInRange(ChoicePoint.DELAY, max / 8, max, TortureRun.DELAY_POINTS);
             t.opDone();
             t.sleep(Math.max(1, ns));
             return 0;
-        });
-        return true;
+        };
     }
 }
