@@ -29,7 +29,9 @@ final class TortureMix {
         /** fork() of short-lived child processes, new mms on this CPU, that map, touch, unmap and exit; the parent waits a while. */
         FORK,
         /** Block for a while: the CPU idles in lazy TLB mode on the mm and comes back. */
-        NAP;
+        NAP,
+        /** MADV_DONTNEED of a range together with another thread of the process (NestedZap); weight 0 unless given. */
+        NESTED;
 
         String label() {
             return name().toLowerCase(Locale.ROOT);

@@ -16,6 +16,8 @@ final class TortureProcess {
     /** The range mremap moves a slot's pages into; the slot's old range becomes the spare. Mapped, kept empty. */
     long spare;
     boolean spareBusy;
+    /** A nested zap waiting for a second thread, or null. */
+    NestedZap nested;
 
     TortureProcess(Mm mm, int sharedSlots, int threads, int pages) {
         this.mm = mm;

@@ -55,6 +55,9 @@ final class TortureThread implements Program {
 
     /** Draws the next operation and queues it; one that cannot have its slot now is skipped. */
     private void plan(Task task) {
+        if (joinNested()) {
+            return;
+        }
         SplittableRandom r = task.random();
         TortureMix.Kind kind = run.mix.pick(r);
         int pick = r.nextInt(proc.shared.length + 1);
@@ -74,6 +77,7 @@ final class TortureThread implements Program {
             case GUP -> gup(slot, first, n);
             case FORK -> fork(task);
             case NAP -> nap();
+            case NESTED -> nested(task, slot, first, n);
         };
         run.count(kind, planned);
         if (!planned) {
@@ -134,6 +138,56 @@ final class TortureThread implements Program {
         queue.add(new Syscall(t -> new MmapFixed(mm, start, end, writable), null));
         queue.add(SharedRegionRounds.now(s::release));
         return true;
+    }
+
+    /**
+     * Asks another thread of the process for a MADV_DONTNEED of the same range (NestedZap), waits
+     * until one has started it (or a nap's length at most), then zaps the range itself after a
+     * delay the explorer chooses, so that the two zaps overlap.
+     */
+    private boolean nested(Task task, TortureSlot s, int first, int n) {
+        if (proc.nested != null || !s.tryShare()) {
+            return false;
+        }
+        NestedZap z = new NestedZap(this, s, first, n, task.cpu().kernel().engine().now() + run.napNs);
+        proc.nested = z;
+        queue.add((cpu, t) -> {
+            if (z.taken || cpu.kernel().engine().now() >= z.deadline) {
+                t.opDone();
+                return 1;
+            }
+            return Spin.step(cpu);
+        });
+        queue.add(SharedRegionRounds.now(() -> {
+            if (proc.nested == z) {
+                proc.nested = null; // nobody came: zap alone
+            }
+        }));
+        queue.add(new Delay(0, run.delayNs, TortureRun.DELAY_POINTS));
+        zap(s, first, n);
+        return true;
+    }
+
+    /** Takes another thread's nested-zap request, if one waits: this thread's zap is the first of the two. */
+    private boolean joinNested() {
+        NestedZap z = proc.nested;
+        if (z == null || z.requester == this || z.taken || !z.slot.tryShare()) {
+            return false;
+        }
+        z.taken = true;
+        proc.nested = null;
+        zap(z.slot, z.first, z.pages);
+        run.count(TortureMix.Kind.MADVISE, true);
+        return true;
+    }
+
+    /** MADV_DONTNEED of [first, first + n) of a slot this thread shares, then lets it go. */
+    private void zap(TortureSlot s, int first, int n) {
+        Mm mm = proc.mm;
+        long start = at(s, first);
+        long end = at(s, first + n);
+        queue.add(new Syscall(t -> new ZapRange(mm, start, end, ZapRange.Kind.MADV_DONTNEED), null));
+        queue.add(SharedRegionRounds.now(s::unshare));
     }
 
     /** mprotect() of the whole slot to read-only, or back (change_protection(), flush_tlb_range()). */
