@@ -161,16 +161,32 @@ public final class Tlb {
             d = setData[set] = new long[record(ways)];
             java.util.Arrays.fill(d, 0, ways, EMPTY);
         }
+        // The way that already holds the tag, first: a refill (the walk that sets the dirty bit
+        // of a clean entry) replaces the entry as the hardware does. Taking the first free way
+        // instead left the old entry behind in a later way whenever an INVLPG had emptied an
+        // earlier one; lookup found the new entry first, but the next INVLPG dropped only that
+        // one and the old translation came back (found by tlb-torture: a clean RW entry surviving
+        // mprotect(PROT_READ)'s flush).
         int victim = -1;
-        long oldest = Long.MAX_VALUE;
         for (int w = 0; w < ways; w++) {
-            if (d[w] == t || !valid(d, w)) {
+            if (d[w] == t) {
+                victim = w;
+                break;
+            }
+        }
+        long oldest = Long.MAX_VALUE;
+        for (int w = 0; victim < 0 && w < ways; w++) {
+            if (!valid(d, w)) {
                 victim = w;
                 break;
             }
             if (d[record(w) + LAST_USE] < oldest) {
                 oldest = d[record(w) + LAST_USE];
-                victim = w;
+            }
+        }
+        for (int w = 0; victim < 0 && w < ways; w++) {
+            if (d[record(w) + LAST_USE] == oldest) {
+                victim = w; // the least recently used, the first of equals
             }
         }
         int r = record(victim);

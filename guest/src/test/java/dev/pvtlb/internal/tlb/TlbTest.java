@@ -48,6 +48,25 @@ class TlbTest {
         assertEquals(1, t.size());
     }
 
+    /**
+     * A refill of a valid entry (the walk that sets the dirty bit of a clean one) replaces it, even
+     * when an INVLPG emptied an earlier way meanwhile: a copy left behind came back after the next
+     * INVLPG of the address (found by tlb-torture, a clean RW entry surviving mprotect's flush).
+     */
+    @Test
+    void aRefillReplacesTheValidEntryItsTagHasAndOneInvlpgDropsIt() {
+        Tlb t = new Tlb(4, 4); // one set
+        t.fill(1, 0xa, 1, 0); // way 0
+        t.fill(1, 0x6, 2, 0); // way 1: clean, writable
+        assertTrue(t.invalidate(1, 0xa)); // way 0 empty
+        t.fill(1, 0x6, 3, 5); // the dirty-bit walk's refill
+        assertEquals(3, t.pte(t.lookup(1, 0x6)));
+        assertEquals(1, t.size(), "one entry for the address, not two");
+        assertTrue(t.invalidate(1, 0x6));
+        assertEquals(-1, t.lookup(1, 0x6), "the INVLPG leaves no older copy to answer");
+        assertEquals(0, t.size());
+    }
+
     @Test
     void pcidsBeyondTheInlineEpochsFlushOnTheirOwn() {
         Tlb t = new Tlb(64, 4);

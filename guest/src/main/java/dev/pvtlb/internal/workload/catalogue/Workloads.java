@@ -8,6 +8,7 @@ import dev.pvtlb.internal.workload.MprotectNoise;
 import dev.pvtlb.internal.workload.MunmapStorm;
 import dev.pvtlb.internal.workload.NetperfRr;
 import dev.pvtlb.internal.workload.SysbenchMmapRndwr;
+import dev.pvtlb.internal.workload.TlbTorture;
 import dev.pvtlb.internal.workload.TlbFlush2;
 import dev.pvtlb.internal.workload.Workload;
 import java.util.ArrayList;
@@ -27,7 +28,9 @@ public final class Workloads {
                 new TableFreeNoInvalidate(), new LazyLeaveBarrier(),
                 // the benchmarks the cited LKML threads measured their patches with
                 new SysbenchMmapRndwr(), new NetperfRr(), new Kernbench(), new MprotectNoise(), new Ebizzy(),
-                new TlbFlush2(), new MadviseTouch())) {
+                new TlbFlush2(), new MadviseTouch(),
+                // a torture test mixing every path that changes page tables, for bugs no entry was written for
+                new TlbTorture())) {
             m.put(w.name(), w);
         }
         for (Workload w : ServiceLoader.load(Workload.class)) {
