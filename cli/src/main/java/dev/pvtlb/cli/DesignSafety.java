@@ -19,7 +19,8 @@ import java.util.Map;
 
 /**
  * The safety half of {@code pvtlb assess}: every catalogue entry (each a historical TLB-flush
- * race, safe in the kernel that fixed it) explored on the design under each table-free policy,
+ * race, safe in the kernel that fixed it) and the torture workload explored on the design under
+ * each table-free policy,
  * since whether page tables are freed at once or after a grace period decides which races a
  * flush must close. A hazard on the design with the fixed kernel's knobs is the design's; its
  * shrunk schedule is written as a trace file that {@code pvtlb replay} runs again. An entry the
@@ -28,6 +29,12 @@ import java.util.Map;
  */
 final class DesignSafety {
     static final List<String> POLICIES = List.of("immediate", "rcu");
+    /**
+     * After the catalogue, the torture workload: a random mix of the operations that race
+     * (munmap, madvise, mprotect, mremap, fork, gup_fast, idle CPUs), for the bugs no entry was
+     * written for.
+     */
+    static final String TORTURE = "tlb-torture";
 
     /** One entry under one policy: SAFE, HAZARD or n/a. */
     record Hunt(String entry, String tableFree, String verdict, long schedules, String hazard, String kind, Path trace,
@@ -68,10 +75,12 @@ final class DesignSafety {
 
     /** Explores every entry under each policy; {@code jar}, the design's jar or null, goes into each replay command. */
     static DesignSafety run(String backend, Path jar, long budget, double seconds, long seed, Path traces) throws IOException {
+        List<String> entries = new ArrayList<>(Workloads.catalogue().stream().map(Workload::name).toList());
+        entries.add(TORTURE);
         List<Hunt> hunts = new ArrayList<>();
-        for (Workload w : Workloads.catalogue()) {
+        for (String entry : entries) {
             for (String policy : POLICIES) {
-                hunts.add(hunt(w.name(), backend, jar, policy, budget, seconds, seed, traces));
+                hunts.add(hunt(entry, backend, jar, policy, budget, seconds, seed, traces));
             }
         }
         return new DesignSafety(backend, budget, List.copyOf(hunts));
@@ -109,7 +118,7 @@ final class DesignSafety {
     }
 
     void print(PrintWriter out) {
-        out.printf("safety: every catalogue entry explored on %s under each table-free policy (pct, at most %d schedules)%n",
+        out.printf("safety: every catalogue entry and %s explored on %s under each table-free policy (pct, at most %d schedules)%n", TORTURE,
                 backend, budget);
         String row = "%-26s %-10s %-8s %s%n";
         out.printf(row, "entry", "tableFree", "verdict", "schedules, or the hazard and its trace");
@@ -132,7 +141,8 @@ final class DesignSafety {
     }
 
     String toHtml() {
-        StringBuilder b = new StringBuilder("<h1>Safety</h1>\n<p>Every catalogue entry explored on ").append(Html.escape(backend))
+        StringBuilder b = new StringBuilder("<h1>Safety</h1>\n<p>Every catalogue entry and ").append(TORTURE)
+                .append(" explored on ").append(Html.escape(backend))
                 .append(" under each table-free policy (pct, at most ").append(budget).append(" schedules): <b class='")
                 .append(hazards() == 0 ? "pass'>SAFE" : "fail'>UNSAFE").append("</b>.</p>\n<table><tr><th>entry</th><th>tableFree</th>"
                         + "<th>verdict</th><th>schedules, or the hazard and its trace</th></tr>\n");
