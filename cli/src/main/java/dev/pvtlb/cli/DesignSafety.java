@@ -88,19 +88,13 @@ final class DesignSafety {
 
     private static Hunt hunt(String entry, String backend, Path jar, String policy, long budget, double seconds, long seed, Path traces)
             throws IOException {
-        Explorer explorer;
+        ExploreResult r;
         try {
             Scenario s = ExploreCommand.huntDefaults(ScenarioArgs.build(entry, backend, List.of("tableFree=" + policy), seed, null));
             ScenarioArgs.check(s);
-            explorer = new Explorer(s);
+            r = new Explorer(s).explore(Explorer.strategy("pct", seed, 3, 2), budget, seconds);
         } catch (ModelException e) {
-            return new Hunt(entry, policy, "n/a", 0, null, null, null, null, e.getMessage());
-        }
-        ExploreResult r;
-        try {
-            r = explorer.explore(Explorer.strategy("pct", seed, 3, 2), budget, seconds);
-        } catch (ModelException e) {
-            // The entry refuses this design at boot (its set-up needs another backend): not a verdict.
+            // The entry refuses this design (its set-up needs another backend's knobs): not a verdict.
             return new Hunt(entry, policy, "n/a", 0, null, null, null, null, e.getMessage());
         }
         if (r.safe()) {

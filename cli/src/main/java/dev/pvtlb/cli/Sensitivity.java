@@ -46,10 +46,21 @@ final class Sensitivity {
 
     /** The ASSUMED ranges of the profiles the runs use (a figure assumed in any of them). */
     static Map<String, Profile.Range> rangesOf(List<ValidationRun> runs) {
-        Map<String, Profile.Range> ranges = new TreeMap<>();
+        return union(ownRanges(runs));
+    }
+
+    /** Each run's own profile's ASSUMED ranges, by run key. */
+    private static Map<String, Map<String, Profile.Range>> ownRanges(List<ValidationRun> runs) {
+        Map<String, Map<String, Profile.Range>> own = new LinkedHashMap<>();
         for (ValidationRun r : runs) {
-            ranges.putAll(r.build().guestConfig(0).profile().assumedRanges());
+            own.put(r.key(), r.build().guestConfig(0).profile().assumedRanges());
         }
+        return own;
+    }
+
+    private static Map<String, Profile.Range> union(Map<String, Map<String, Profile.Range>> own) {
+        Map<String, Profile.Range> ranges = new TreeMap<>();
+        own.values().forEach(ranges::putAll);
         return ranges;
     }
 
@@ -67,11 +78,8 @@ final class Sensitivity {
      */
     static Sensitivity run(List<ValidationExperiment> experiments, List<ValidationResult> mid, List<ValidationRun> runs,
                            int parallel, ProgressBar progress) throws InterruptedException {
-        Map<String, Profile.Range> ranges = rangesOf(runs);
-        Map<String, Map<String, Profile.Range>> own = new LinkedHashMap<>();
-        for (ValidationRun r : runs) {
-            own.put(r.key(), r.build().guestConfig(0).profile().assumedRanges());
-        }
+        Map<String, Map<String, Profile.Range>> own = ownRanges(runs);
+        Map<String, Profile.Range> ranges = union(own);
         List<ValidationRun> all = new ArrayList<>();
         for (ValidationRun r : runs) {
             if (!own.get(r.key()).keySet().containsAll(ranges.keySet())) {

@@ -19,7 +19,7 @@ import java.util.Map;
  */
 final class SteadyState {
     /** One figure at its window and at twice that window. */
-    record Figure(ValidationResult.Figure atWindow, double doubled, MeasurementWindow window, MeasurementWindow doubledWindow) {
+    record Figure(ValidationResult.Figure atWindow, double doubled) {
         double tolerance() {
             return atWindow.figure().band().steadyTolerance(atWindow.figure().published());
         }
@@ -33,11 +33,15 @@ final class SteadyState {
         }
     }
 
-    /** Per experiment id, its figures in table order. */
-    private final Map<String, List<Figure>> figures;
+    /** Each experiment's result at its window, and the same experiment at twice the window, by id. */
+    private final Map<String, ValidationResult> atWindow = new LinkedHashMap<>();
+    private final Map<String, ValidationResult> twice = new LinkedHashMap<>();
 
-    SteadyState(Map<String, List<Figure>> figures) {
-        this.figures = figures;
+    private SteadyState(List<ValidationResult> results, RunResults doubled) {
+        for (ValidationResult r : results) {
+            atWindow.put(r.experiment().id(), r);
+            twice.put(r.experiment().id(), ValidationResult.of(r.experiment(), doubled));
+        }
     }
 
     /** Every run with its window doubled; made before any run, so a run that cannot be doubled stops the command first. */
@@ -58,30 +62,30 @@ final class SteadyState {
 
     /** Each figure of {@code results} set beside the same figure computed from {@code doubled}, keyed as the runs it doubles. */
     static SteadyState of(List<ValidationResult> results, RunResults doubled) {
-        Map<String, List<Figure>> figures = new LinkedHashMap<>();
-        for (ValidationResult r : results) {
-            ValidationResult twice = ValidationResult.of(r.experiment(), doubled);
-            List<Figure> fs = new ArrayList<>();
-            for (int i = 0; i < r.figures().size(); i++) {
-                fs.add(new Figure(r.figures().get(i), twice.figures().get(i).emulated(), r.window(), twice.window()));
-            }
-            figures.put(r.experiment().id(), List.copyOf(fs));
-        }
-        return new SteadyState(figures);
+        return new SteadyState(results, doubled);
     }
 
     /** The figure {@code index} of experiment {@code id}, or null when it was not doubled. */
     Figure figure(String id, int index) {
-        List<Figure> fs = figures.get(id);
-        return fs == null ? null : fs.get(index);
+        ValidationResult r = atWindow.get(id);
+        return r == null ? null : new Figure(r.figures().get(index), twice.get(id).figures().get(index).emulated());
+    }
+
+    /** Every figure of experiment {@code id}, in table order. */
+    private List<Figure> figures(String id) {
+        List<Figure> fs = new ArrayList<>();
+        for (int i = 0; i < atWindow.get(id).figures().size(); i++) {
+            fs.add(figure(id, i));
+        }
+        return fs;
     }
 
     long steadyCount() {
-        return figures.values().stream().flatMap(List::stream).filter(Figure::steady).count();
+        return atWindow.keySet().stream().flatMap(id -> figures(id).stream()).filter(Figure::steady).count();
     }
 
     long count() {
-        return figures.values().stream().mapToLong(List::size).sum();
+        return atWindow.values().stream().mapToLong(r -> r.figures().size()).sum();
     }
 
     void print(PrintWriter out) {
@@ -89,17 +93,16 @@ final class SteadyState {
                 + "than a quarter of its band's width:%n");
         String row = "%-19s %-47s %-11s %-11s %-11s %-11s %s%n";
         out.printf(row, "id", "figure", "emulated", "doubled", "moved", "tolerance", "steady");
-        for (var e : figures.entrySet()) {
-            for (Figure f : e.getValue()) {
+        for (String id : atWindow.keySet()) {
+            for (Figure f : figures(id)) {
                 FigureUnit u = f.atWindow().figure().unit();
-                out.printf(row, e.getKey(), f.atWindow().figure().name(), u.format(f.atWindow().emulated()), u.format(f.doubled()),
+                out.printf(row, id, f.atWindow().figure().name(), u.format(f.atWindow().emulated()), u.format(f.doubled()),
                         u.formatDifference(f.moved()), u.formatSpread(f.tolerance()), f.steady() ? "yes" : "no");
             }
         }
         out.printf("%nwindows, measured and doubled:%n");
-        for (var e : figures.entrySet()) {
-            Figure f = e.getValue().get(0);
-            out.printf("%-19s %s; doubled: %s%n", e.getKey(), f.window().describe(), f.doubledWindow().describe());
+        for (String id : atWindow.keySet()) {
+            out.printf("%-19s %s; doubled: %s%n", id, atWindow.get(id).window().describe(), twice.get(id).window().describe());
         }
         out.printf("%nsteady: %d of %d figures%n", steadyCount(), count());
     }
@@ -116,19 +119,19 @@ final class SteadyState {
 
     /** The doubled window of experiment {@code id}, or null. */
     MeasurementWindow doubledWindow(String id) {
-        List<Figure> fs = figures.get(id);
-        return fs == null || fs.isEmpty() ? null : fs.get(0).doubledWindow();
+        ValidationResult r = twice.get(id);
+        return r == null ? null : r.window();
     }
 
     String toHtml() {
         StringBuilder b = new StringBuilder("<h2>Steady state</h2>\n<p>Each figure again with its measurement window doubled; "
                 + "steady when it moves by less than a quarter of its band's width.</p>\n<table><tr><th>experiment</th><th>figure</th>"
                 + "<th>emulated</th><th>doubled</th><th>moved</th><th>tolerance</th><th>steady</th></tr>\n");
-        for (var e : figures.entrySet()) {
-            for (Figure f : e.getValue()) {
+        for (String id : atWindow.keySet()) {
+            for (Figure f : figures(id)) {
                 FigureUnit u = f.atWindow().figure().unit();
                 String v = f.steady() ? "pass" : "fail";
-                b.append("<tr><td>").append(Html.escape(e.getKey())).append("</td><td>").append(Html.escape(f.atWindow().figure().name()))
+                b.append("<tr><td>").append(Html.escape(id)).append("</td><td>").append(Html.escape(f.atWindow().figure().name()))
                         .append("</td><td>").append(Html.escape(u.format(f.atWindow().emulated()))).append("</td><td>")
                         .append(Html.escape(u.format(f.doubled()))).append("</td><td>").append(Html.escape(u.formatDifference(f.moved())))
                         .append("</td><td>").append(Html.escape(u.formatSpread(f.tolerance()))).append("</td><td class='").append(v)

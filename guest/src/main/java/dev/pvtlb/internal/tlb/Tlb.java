@@ -166,28 +166,27 @@ public final class Tlb {
         // instead left the old entry behind in a later way whenever an INVLPG had emptied an
         // earlier one; lookup found the new entry first, but the next INVLPG dropped only that
         // one and the old translation came back (found by tlb-torture: a clean RW entry surviving
-        // mprotect(PROT_READ)'s flush).
+        // mprotect(PROT_READ)'s flush). Else the first free way, else the least recently used.
         int victim = -1;
+        int free = -1;
+        int lru = -1;
+        long oldest = Long.MAX_VALUE;
         for (int w = 0; w < ways; w++) {
             if (d[w] == t) {
                 victim = w;
                 break;
             }
-        }
-        long oldest = Long.MAX_VALUE;
-        for (int w = 0; victim < 0 && w < ways; w++) {
             if (!valid(d, w)) {
-                victim = w;
-                break;
-            }
-            if (d[record(w) + LAST_USE] < oldest) {
+                if (free < 0) {
+                    free = w;
+                }
+            } else if (d[record(w) + LAST_USE] < oldest) {
                 oldest = d[record(w) + LAST_USE];
+                lru = w;
             }
         }
-        for (int w = 0; victim < 0 && w < ways; w++) {
-            if (d[record(w) + LAST_USE] == oldest) {
-                victim = w; // the least recently used, the first of equals
-            }
+        if (victim < 0) {
+            victim = free >= 0 ? free : lru;
         }
         int r = record(victim);
         d[victim] = t;

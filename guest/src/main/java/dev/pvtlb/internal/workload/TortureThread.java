@@ -2,6 +2,7 @@ package dev.pvtlb.internal.workload;
 
 import dev.pvtlb.internal.kernel.GupFast;
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.Mmap;
 import dev.pvtlb.internal.kernel.MovePageTables;
 import dev.pvtlb.internal.kernel.Mprotect;
 import dev.pvtlb.internal.kernel.Op;
@@ -135,7 +136,7 @@ final class TortureThread implements Program {
         long end = at(s, first + n);
         boolean writable = s.writable;
         queue.add(new Syscall(t -> new ZapRange(mm, start, end, ZapRange.Kind.MUNMAP), null));
-        queue.add(new Syscall(t -> new MmapFixed(mm, start, end, writable), null));
+        queue.add(new Syscall(t -> Mmap.fixed(mm, start, end, writable), null));
         queue.add(SharedRegionRounds.now(s::release));
         return true;
     }
