@@ -90,7 +90,7 @@ final class DesignSafety {
             throws IOException {
         ExploreResult r;
         try {
-            Scenario s = ExploreCommand.huntDefaults(ScenarioArgs.build(entry, backend, List.of("tableFree=" + policy), seed, null));
+            Scenario s = dev.pvtlb.explore.Explorer.huntDefaults(ScenarioArgs.build(entry, backend, List.of("tableFree=" + policy), seed, null));
             ScenarioArgs.check(s);
             r = new Explorer(s).explore(Explorer.strategy("pct", seed, 3, 2), budget, seconds);
         } catch (ModelException e) {

@@ -58,23 +58,12 @@ final class ExploreCommand implements Callable<Integer> {
     @Option(names = "--trace", paramLabel = "FILE", description = "write a found hazard's trace here (for pvtlb replay)")
     Path trace;
 
+    @Option(names = "--sizes", split = ",", paramLabel = "N,N..", description = "hunt at each of these machine sizes in turn "
+            + "(the scenario's cpus parameter, else vcpus), the budget and seconds for each; exit 1 if any size finds a hazard")
+    List<Integer> sizes = new ArrayList<>();
+
     @Mixin
     TimelineOption timeline;
-
-    /**
-     * {@code s} as the explorer hunts in it unless told otherwise: a SAFE verdict counts only if the
-     * hardware's speculative walks were allowed, and stores could become visible late as the
-     * backend's CPU lets them.
-     */
-    static Scenario huntDefaults(Scenario s) {
-        if (s.settings().stream().noneMatch(kv -> kv.startsWith("speculation="))) {
-            s.set("speculation", "on");
-        }
-        if (s.settings().stream().noneMatch(kv -> kv.startsWith("memoryModel="))) {
-            s.set("memoryModel", Explorer.defaultMemoryModel(s.backend()));
-        }
-        return s;
-    }
 
     @Override
     public Integer call() throws IOException {
@@ -90,15 +79,12 @@ final class ExploreCommand implements Callable<Integer> {
         if (bound < 0 || bound > 64) {
             throw new ModelException("--bound must be between 0 and 64, got " + bound);
         }
-        Scenario s = huntDefaults(ScenarioArgs.build(scenario, backend, sets, seed, null));
-        Strategy st;
-        try {
-            st = Explorer.strategy(strategy, seed, depth, bound);
-        } catch (IllegalArgumentException e) {
-            throw new ModelException(e.getMessage());
+        if (!sizes.isEmpty()) {
+            return huntOverSizes();
         }
+        Scenario s = Explorer.huntDefaults(ScenarioArgs.build(scenario, backend, sets, seed, null));
         Explorer explorer = new Explorer(s);
-        ExploreResult r = explorer.explore(st, budget, seconds);
+        ExploreResult r = explorer.explore(strategy(), budget, seconds);
         PrintWriter out = spec.commandLine().getOut();
         out.printf("scenario %s  backend %s  knobs %s  strategy %s  seed %d%n", scenario, backend,
                 String.join(" ", sets), r.strategy(), seed);
@@ -106,11 +92,91 @@ final class ExploreCommand implements Callable<Integer> {
                 r.exhausted() ? ", every schedule within the bound" : "");
         if (r.safe()) {
             out.println("verdict: SAFE (no hazard in " + r.schedules() + " schedules)");
-            if (timeline.wanted()) {
-                out.println("no hazard, so no schedule to draw: --timeline not written");
-            }
+            noTimeline(out);
             return 0;
         }
+        return reportHazard(out, explorer, s, r);
+    }
+
+    private Strategy strategy() {
+        try {
+            return Explorer.strategy(strategy, seed, depth, bound);
+        } catch (IllegalArgumentException e) {
+            throw new ModelException(e.getMessage());
+        }
+    }
+
+    private void noTimeline(PrintWriter out) {
+        if (timeline.wanted()) {
+            out.println("no hazard, so no schedule to draw: --timeline not written");
+        }
+    }
+
+    /**
+     * --sizes: the same hunt at each machine size, one line each, then the first hazard in full.
+     * A size the scenario refuses (below a catalogue entry's roles) is listed as not run.
+     */
+    private int huntOverSizes() throws IOException {
+        for (String kv : sets) {
+            if (kv.startsWith("cpus=") || kv.startsWith("vcpus=") || kv.startsWith("topology=")) {
+                throw new ModelException("--sizes sets the machine size itself: drop --set " + kv);
+            }
+        }
+        for (int n : sizes) {
+            if (n < 1 || n > dev.pvtlb.smp.Topology.MAX_CPUS) {
+                throw new ModelException("--sizes: each size must be between 1 and " + dev.pvtlb.smp.Topology.MAX_CPUS + ", got " + n);
+            }
+        }
+        String key = ScenarioArgs.build(scenario, backend, sets, seed, null).takes("cpus") ? "cpus" : "vcpus";
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("scenario %s  backend %s  knobs %s  strategy %s  seed %d  sizes %s=%s%n", scenario, backend,
+                String.join(" ", sets), strategy, seed, key, sizes.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")));
+        ExploreResult first = null;
+        Explorer firstExplorer = null;
+        Scenario firstScenario = null;
+        int ran = 0;
+        String refused = null;
+        for (int n : sizes) {
+            List<String> sized = new ArrayList<>(sets);
+            sized.add(key + "=" + n);
+            Scenario s = Explorer.huntDefaults(ScenarioArgs.build(scenario, backend, sized, seed, null));
+            try {
+                ScenarioArgs.check(s);
+            } catch (ModelException e) {
+                refused = e.getMessage();
+                out.printf("%s=%-4d not run: %s%n", key, n, refused);
+                continue;
+            }
+            ran++;
+            Explorer explorer = new Explorer(s);
+            ExploreResult r = explorer.explore(strategy(), budget, seconds);
+            if (r.safe()) {
+                out.printf("%s=%-4d SAFE    %d schedules in %.2f s (%.0f schedules/s)%n", key, n, r.schedules(), r.seconds(),
+                        r.schedulesPerSecond());
+            } else {
+                out.printf("%s=%-4d HAZARD  %s in schedule %d (%.2f s)%n", key, n, r.hazard().kind(), r.foundAt(), r.seconds());
+                if (first == null) {
+                    first = r;
+                    firstExplorer = explorer;
+                    firstScenario = s;
+                }
+            }
+        }
+        if (ran == 0) {
+            throw new ModelException("--sizes: no size could run: " + refused);
+        }
+        if (first == null) {
+            out.println("verdict: SAFE at every size run");
+            noTimeline(out);
+            return 0;
+        }
+        out.println();
+        out.println("first hazard, at " + firstScenario.settings().stream().filter(kv -> kv.startsWith(key + "=")).findFirst().orElse(""));
+        return reportHazard(out, firstExplorer, firstScenario, first);
+    }
+
+    /** A found hazard: its verdict line, the hazard, the trace, and --trace / --timeline if asked for. Exit 1. */
+    private int reportHazard(PrintWriter out, Explorer explorer, Scenario s, ExploreResult r) throws IOException {
         out.println("verdict: HAZARD " + r.hazard().kind() + " found in schedule " + r.foundAt()
                 + "; shrunk to " + r.nonDefaultChoices() + " non-default of " + r.shrunk().size() + " choices, "
                 + r.shrunkSteps() + " steps");

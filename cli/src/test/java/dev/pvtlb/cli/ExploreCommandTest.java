@@ -20,6 +20,39 @@ class ExploreCommandTest {
         assertTrue(r.out().contains("verdict: SAFE (no hazard in 200 schedules)"), r.out());
     }
 
+    /**
+     * --sizes: one line per size, a size below the entry's roles listed as not run, the first
+     * hazard in full with its trace, which replays at its own size.
+     */
+    @Test
+    void sizesHuntEachSizeAndTheFirstHazardReplays(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("t.trace");
+        MainTest.Result r = pvtlb("explore", "gup-fast-vs-free", "--backend", "invlpgb", "--set", "tableFree=immediate",
+                "--sizes", "1,2,4,8", "--budget", "300", "--seed", "3", "--trace", trace.toString());
+        assertEquals(1, r.code(), r.out() + r.err());
+        java.util.List<String> lines = r.out().lines().toList();
+        assertEquals("scenario gup-fast-vs-free  backend invlpgb  knobs tableFree=immediate  strategy random  seed 3  sizes cpus=1,2,4,8",
+                lines.get(0));
+        assertEquals("cpus=1    not run: gup-fast-vs-free: parameter cpus must be between 2 and 64, got 1", lines.get(1));
+        assertTrue(lines.get(2).startsWith("cpus=2    SAFE    300 schedules in "), lines.get(2));
+        assertTrue(lines.get(3).startsWith("cpus=4    HAZARD  WALK_AFTER_FREE in schedule 4 ("), lines.get(3));
+        assertTrue(lines.get(4).startsWith("cpus=8    HAZARD  WALK_AFTER_FREE in schedule 40 ("), lines.get(4));
+        assertEquals("first hazard, at cpus=4", lines.get(6));
+        MainTest.Result again = pvtlb("replay", trace.toString());
+        assertEquals(1, again.code(), again.out() + again.err());
+        assertTrue(again.out().startsWith("reproduced: WALK_AFTER_FREE at "), again.out());
+
+        MainTest.Result both = pvtlb("explore", "gup-fast-vs-free", "--sizes", "4", "--set", "cpus=2");
+        assertEquals(2, both.code());
+        assertEquals("pvtlb: --sizes sets the machine size itself: drop --set cpus=2", both.err().strip());
+        MainTest.Result none = pvtlb("explore", "madvise-nested-flush", "--sizes", "2");
+        assertEquals(2, none.code());
+        assertEquals("pvtlb: --sizes: no size could run: madvise-nested-flush: parameter cpus must be between 3 and 64, got 2",
+                none.err().strip());
+        MainTest.Result bad = pvtlb("explore", "gup-fast-vs-free", "--sizes", "4,x");
+        assertEquals(2, bad.code());
+    }
+
     @Test
     void aHazardExitsOneWritesATraceAndReplayReproducesIt(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("t.trace");

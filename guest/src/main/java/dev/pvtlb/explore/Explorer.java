@@ -18,6 +18,21 @@ public final class Explorer {
     private final Scenario scenario;
 
     /**
+     * {@code s} as the explorer hunts in it unless told otherwise (pvtlb explore, assess, sweep
+     * campaigns): a SAFE verdict counts only if the hardware's speculative walks were allowed, and
+     * stores could become visible late as the backend's CPU lets them.
+     */
+    public static Scenario huntDefaults(Scenario s) {
+        if (s.settings().stream().noneMatch(kv -> kv.startsWith("speculation="))) {
+            s.set("speculation", "on");
+        }
+        if (s.settings().stream().noneMatch(kv -> kv.startsWith("memoryModel="))) {
+            s.set("memoryModel", defaultMemoryModel(s.backend()));
+        }
+        return s;
+    }
+
+    /**
      * The memory ordering {@code explore} models unless told otherwise: the backend's CPU's
      * ({@code arm} on arm64, {@code tso} on x86), so that a SAFE verdict covers stores that become
      * visible late. run, compare and validate keep {@code sc}.

@@ -288,6 +288,11 @@ public final class Scenario {
         return new Params(workload, params);
     }
 
+    /** Whether the scenario's workload takes parameter {@code name} (e.g. a catalogue entry's {@code cpus}). */
+    public boolean takes(String name) {
+        return workload.parameters().containsKey(name);
+    }
+
     public Map<String, String> knobSettings() {
         return new LinkedHashMap<>(knobs);
     }

@@ -1,17 +1,11 @@
 package dev.pvtlb.internal.workload.catalogue;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.kernel.Op;
-import dev.pvtlb.smp.Topology;
-import dev.pvtlb.internal.workload.Metric;
-import dev.pvtlb.internal.workload.Params;
 import dev.pvtlb.internal.workload.Sequence;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * Catalogue 5: CPU 1 uses a region that CPU 0 zaps. With {@code arm64.flush=local} the flush
@@ -30,13 +24,12 @@ public final class Arm64StaleCpumask extends Catalogue {
     }
 
     @Override
-    public void configure(GuestConfig.Builder b, Params params) {
-        super.configure(b, params);
-        b.topology(Topology.flat(2));
+    int roles() {
+        return 2;
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
+    Mm race(Kernel g, int cpus) {
         Mm mm = g.newMm();
         long r = map(mm, 1, 4);
         List<Op> zapper = new ArrayList<>(List.of(populate(r, 4), spin(1_000)));
@@ -51,6 +44,6 @@ public final class Arm64StaleCpumask extends Catalogue {
         }
         g.spawn("zapper", mm, 0, new Sequence(zapper));
         g.spawn("user", mm, 1, new Sequence(user));
-        return noMetrics();
+        return mm;
     }
 }

@@ -1,19 +1,13 @@
 package dev.pvtlb.internal.workload.catalogue;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.Program;
 import dev.pvtlb.internal.kernel.Task;
 import dev.pvtlb.internal.workload.Flag;
-import dev.pvtlb.smp.Topology;
-import dev.pvtlb.internal.workload.Metric;
-import dev.pvtlb.internal.workload.Params;
 import dev.pvtlb.internal.workload.Sequence;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * Catalogue 1: CPU 0 unmaps a range and frees its page table while CPU 1 runs gup_fast over
@@ -42,16 +36,17 @@ public final class GupFastVsFree extends Catalogue {
     }
 
     @Override
-    public void configure(GuestConfig.Builder b, Params params) {
-        super.configure(b, params);
-        b.topology(Topology.flat(2));
-        if (b.backend().virtualized()) {
-            b.pcpus(2).vms(2);
-        }
+    int roles() {
+        return 2;
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
+    boolean sharesPcpus() {
+        return true;
+    }
+
+    @Override
+    Mm race(Kernel g, int cpus) {
         Mm mm = g.newMm();
         long r = map(mm, 1, PAGES);
         Flag populated = new Flag();
@@ -76,6 +71,6 @@ public final class GupFastVsFree extends Catalogue {
         });
         g.spawn("unmapper", mm, 0, new Sequence(List.of(populate(r, PAGES), populated.raise(), spin(10_000),
                 munmap(mm, r, PAGES), unmapped.raise(), sleep(2_000))));
-        return noMetrics();
+        return mm;
     }
 }

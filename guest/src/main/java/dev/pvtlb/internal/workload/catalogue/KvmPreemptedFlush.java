@@ -1,17 +1,11 @@
 package dev.pvtlb.internal.workload.catalogue;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.kernel.Op;
-import dev.pvtlb.smp.Topology;
-import dev.pvtlb.internal.workload.Metric;
-import dev.pvtlb.internal.workload.Params;
 import dev.pvtlb.internal.workload.Sequence;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * Catalogue 3 (CVE-2019-3016): vCPU 1 keeps using a region while vCPU 0 zaps it over and over;
@@ -36,16 +30,17 @@ public final class KvmPreemptedFlush extends Catalogue {
     }
 
     @Override
-    public void configure(GuestConfig.Builder b, Params params) {
-        super.configure(b, params);
-        b.topology(Topology.flat(2));
-        if (b.backend().virtualized()) {
-            b.pcpus(2).vms(2);
-        }
+    int roles() {
+        return 2;
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
+    boolean sharesPcpus() {
+        return true;
+    }
+
+    @Override
+    Mm race(Kernel g, int cpus) {
         Mm mm = g.newMm();
         long r = map(mm, 1, 4);
         List<Op> zapper = new ArrayList<>(List.of(populate(r, 4)));
@@ -60,6 +55,6 @@ public final class KvmPreemptedFlush extends Catalogue {
         }
         g.spawn("zapper", mm, 0, new Sequence(zapper));
         g.spawn("user", mm, 1, new Sequence(user));
-        return noMetrics();
+        return mm;
     }
 }

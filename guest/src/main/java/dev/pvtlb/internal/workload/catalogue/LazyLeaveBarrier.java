@@ -1,15 +1,9 @@
 package dev.pvtlb.internal.workload.catalogue;
 
-import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mm.Mm;
-import dev.pvtlb.internal.workload.Metric;
-import dev.pvtlb.internal.workload.Params;
 import dev.pvtlb.internal.workload.Sequence;
-import dev.pvtlb.smp.Topology;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * An ordering demonstration (not a historical bug): the smp_mb() of switch_mm_irqs_off() between
@@ -33,19 +27,17 @@ public final class LazyLeaveBarrier extends Catalogue {
     }
 
     @Override
-    public void configure(GuestConfig.Builder b, Params params) {
-        super.configure(b, params);
-        b.topology(Topology.flat(2));
+    int roles() {
+        return 2;
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
+    Mm race(Kernel g, int cpus) {
         Mm mm = g.newMm();
         long r = map(mm, 1, 4);
-        g.spawn("user", mm, 1, new Sequence(List.of(sleep(2_000), touch(r, 4, 16, 0.0), sleep(3_000),
-                touch(r, 4, 16, 0.0), spin(1_000), touch(r, 4, 16, 0.0), spin(1_000), touch(r, 4, 16, 0.0))));
+        g.spawn("user", mm, 1, new Sequence(cachesThenLeaves(r)));
         g.spawn("zapper", mm, 0, new Sequence(List.of(populate(r, 4), sleep(2_000), delay(0, 12_700, 128),
                 madvise(mm, r, 4), spin(6_000))));
-        return noMetrics();
+        return mm;
     }
 }

@@ -1,12 +1,8 @@
 package dev.pvtlb.internal.workload.catalogue;
 
+import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.config.GuestConfig;
-import dev.pvtlb.smp.Topology;
-import dev.pvtlb.internal.workload.Metric;
-import dev.pvtlb.internal.workload.Params;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * Catalogue 2: CPU 1 ran the mm and went idle, lazy, its CR3 still on the mm's tables; CPU 0 unmaps
@@ -28,13 +24,17 @@ public final class LazySpeculativeWalk extends Catalogue {
     }
 
     @Override
-    public void configure(GuestConfig.Builder b, Params params) {
-        super.configure(b, params);
-        b.topology(Topology.flat(2)).speculativeWalks(true);
+    int roles() {
+        return 2;
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
+    void configureRace(GuestConfig.Builder b) {
+        b.speculativeWalks(true);
+    }
+
+    @Override
+    Mm race(Kernel g, int cpus) {
         return readerGoesLazyWhileUnmapped(g);
     }
 }

@@ -1,17 +1,11 @@
 package dev.pvtlb.internal.workload.catalogue;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.kernel.Op;
-import dev.pvtlb.smp.Topology;
-import dev.pvtlb.internal.workload.Metric;
-import dev.pvtlb.internal.workload.Params;
 import dev.pvtlb.internal.workload.Sequence;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * Catalogue 6, the MADV_DONTNEED flush miss of 2017 (fixed by 99baac21e458, "mm: fix
@@ -33,13 +27,12 @@ public final class MadviseNestedFlush extends Catalogue {
     }
 
     @Override
-    public void configure(GuestConfig.Builder b, Params params) {
-        super.configure(b, params);
-        b.topology(Topology.flat(3));
+    int roles() {
+        return 3;
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
+    Mm race(Kernel g, int cpus) {
         Mm mm = g.newMm();
         long r = map(mm, 1, 4);
         g.spawn("zap0", mm, 0, new Sequence(zaps(mm, r, true)));
@@ -50,7 +43,7 @@ public final class MadviseNestedFlush extends Catalogue {
             user.add(spin(500));
         }
         g.spawn("user", mm, 2, new Sequence(user));
-        return noMetrics();
+        return mm;
     }
 
     private static List<Op> zaps(Mm mm, long r, boolean first) {

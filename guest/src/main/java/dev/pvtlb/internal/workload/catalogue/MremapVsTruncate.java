@@ -1,22 +1,16 @@
 package dev.pvtlb.internal.workload.catalogue;
 
-import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.kernel.MovePageTables;
 import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.ZapRange;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.workload.Flag;
-import dev.pvtlb.internal.workload.Metric;
-import dev.pvtlb.internal.workload.Params;
 import dev.pvtlb.internal.workload.Sequence;
 import dev.pvtlb.internal.workload.Syscall;
 import dev.pvtlb.internal.workload.Touch;
-import dev.pvtlb.smp.Topology;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * Catalogue 9, CVE-2018-18281 (Jann Horn; fixed by eb66ae030829, "mremap: properly flush TLB
@@ -39,13 +33,12 @@ public final class MremapVsTruncate extends Catalogue {
     }
 
     @Override
-    public void configure(GuestConfig.Builder b, Params params) {
-        super.configure(b, params);
-        b.topology(Topology.flat(3));
+    int roles() {
+        return 3;
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
+    Mm race(Kernel g, int cpus) {
         Mm mm = g.newMm();
         long old = map(mm, 1, 1024);
         long moved = map(mm, 4, 1024);
@@ -67,6 +60,6 @@ public final class MremapVsTruncate extends Catalogue {
             reader.add(spin(200));
         }
         g.spawn("reader", mm, 2, new Sequence(reader));
-        return noMetrics();
+        return mm;
     }
 }

@@ -4,13 +4,8 @@ import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.workload.Flag;
-import dev.pvtlb.internal.workload.Metric;
-import dev.pvtlb.internal.workload.Params;
 import dev.pvtlb.internal.workload.Sequence;
-import dev.pvtlb.smp.Topology;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * Catalogue 8, the nested-flush reset of 2019 (fixed by 7a30df49f63a, "mm: mmu_gather: remove
@@ -34,13 +29,17 @@ public final class MunmapNestedResetRange extends Catalogue {
     }
 
     @Override
-    public void configure(GuestConfig.Builder b, Params params) {
-        super.configure(b, params);
-        b.topology(Topology.flat(3)).speculativeWalks(true);
+    int roles() {
+        return 3;
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
+    void configureRace(GuestConfig.Builder b) {
+        b.speculativeWalks(true);
+    }
+
+    @Override
+    Mm race(Kernel g, int cpus) {
         Mm mm = g.newMm();
         long r = map(mm, 1, 8);
         g.spawn("reader", mm, 1, new Sequence(List.of(sleep(300), touch(r, 8, 64, 0.0), sleep(14_000))));
@@ -50,6 +49,6 @@ public final class MunmapNestedResetRange extends Catalogue {
                 delay(0, 3_100, 32), munmap(mm, r, 8), spin(8_000))));
         g.spawn("madviser", mm, 2, new Sequence(List.of(populated.await(), sleep(3_500), madvise(mm, r, 8),
                 spin(9_000))));
-        return noMetrics();
+        return mm;
     }
 }

@@ -1,17 +1,12 @@
 package dev.pvtlb.internal.workload.catalogue;
 
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.smp.Topology;
-import dev.pvtlb.internal.workload.Metric;
-import dev.pvtlb.internal.workload.Params;
 import dev.pvtlb.internal.workload.Sequence;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * Catalogue 4: one core of two SMT threads and a second core (CPUs 0-3, siblings 0/2 and 1/3),
@@ -33,13 +28,27 @@ public final class SmtSiblingDedup extends Catalogue {
     }
 
     @Override
-    public void configure(GuestConfig.Builder b, Params params) {
-        super.configure(b, params);
-        b.topology(new Topology(1, 2, 2));
+    int roles() {
+        return 4;
+    }
+
+    /** Cores of two SMT threads: the zapper's sibling is a user. */
+    @Override
+    Topology topology(int cpus) {
+        return new Topology(1, cpus / 2, 2);
+    }
+
+    /**
+     * The zapper on CPU 0, users on its SMT sibling, on CPU 1 and on CPU 1's sibling (Topology
+     * numbers a core's second thread one core count up): the shortcut skips the sibling.
+     */
+    @Override
+    int[] roleCpus(int cpus) {
+        return new int[] {0, 1, cpus / 2, cpus / 2 + 1};
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
+    Mm race(Kernel g, int cpus) {
         Mm mm = g.newMm();
         long r = map(mm, 1, 4);
         List<Op> zapper = new ArrayList<>(List.of(populate(r, 4), spin(1_000)));
@@ -48,14 +57,15 @@ public final class SmtSiblingDedup extends Catalogue {
             zapper.add(spin(2_000));
         }
         g.spawn("zapper", mm, 0, new Sequence(zapper));
+        int[] roles = roleCpus(cpus);
         for (int c = 1; c < 4; c++) {
             List<Op> user = new ArrayList<>();
             for (int k = 0; k < 40; k++) {
                 user.add(touch(r, 4, 8, 0.5));
                 user.add(spin(1_000));
             }
-            g.spawn("user" + c, mm, c, new Sequence(user));
+            g.spawn("user" + c, mm, roles[c], new Sequence(user));
         }
-        return noMetrics();
+        return mm;
     }
 }

@@ -3,13 +3,8 @@ package dev.pvtlb.internal.workload.catalogue;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.mm.Mm;
-import dev.pvtlb.internal.workload.Metric;
-import dev.pvtlb.internal.workload.Params;
 import dev.pvtlb.internal.workload.Sequence;
-import dev.pvtlb.smp.Topology;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * Catalogue 7, CVE-2025-37964 (fixed by fea4e317f9e7, "x86/mm: Eliminate window where TLB flushes
@@ -33,9 +28,12 @@ public final class SwitchMmSkippedFlush extends Catalogue {
     }
 
     @Override
-    public void configure(GuestConfig.Builder b, Params params) {
-        super.configure(b, params);
-        b.topology(Topology.flat(2));
+    int roles() {
+        return 2;
+    }
+
+    @Override
+    void configureRace(GuestConfig.Builder b) {
         // x86 is TSO: CPU 1's loaded_mm store may still sit in its store buffer when CPU 0's
         // should_flush_tlb() reads it. At sc, with shared lines priced, CPU 0's path from the
         // tlb_gen increment to that read (tlb_gen, flush_tlb_info, mm_cpumask: about 45 ns) is
@@ -45,19 +43,18 @@ public final class SwitchMmSkippedFlush extends Catalogue {
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
+    Mm race(Kernel g, int cpus) {
         Mm mm = g.newMm();
         Mm other = g.newMm();
         long r = map(mm, 1, 4);
         long o = map(other, 1, 1);
         // CPU 1: task "user" caches mm's translations, sleeps while "other" runs on another mm,
         // then comes back: the switch whose window the zap may hit.
-        g.spawn("user", mm, 1, new Sequence(List.of(sleep(2_000), touch(r, 4, 16, 0.0), sleep(3_000),
-                touch(r, 4, 16, 0.0), spin(1_000), touch(r, 4, 16, 0.0), spin(1_000), touch(r, 4, 16, 0.0))));
+        g.spawn("user", mm, 1, new Sequence(cachesThenLeaves(r)));
         g.spawn("other", other, 1, new Sequence(List.of(sleep(4_000), populate(o, 1))));
         // CPU 0: one MADV_DONTNEED of the range, its phase chosen around CPU 1's switch back.
         g.spawn("zapper", mm, 0, new Sequence(List.of(populate(r, 4), sleep(2_000), delay(0, 12_700, 128),
                 madvise(mm, r, 4), spin(6_000))));
-        return noMetrics();
+        return mm;
     }
 }

@@ -1,12 +1,8 @@
 package dev.pvtlb.internal.workload.catalogue;
 
+import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.internal.workload.Metric;
-import dev.pvtlb.internal.workload.Params;
-import dev.pvtlb.smp.Topology;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * Catalogue 10, the missing invalidation of tlb_remove_table_one() (Jann Horn, 2018; fixed by
@@ -30,13 +26,17 @@ public final class TableFreeNoInvalidate extends Catalogue {
     }
 
     @Override
-    public void configure(GuestConfig.Builder b, Params params) {
-        super.configure(b, params);
-        b.topology(Topology.flat(2)).speculativeWalks(true);
+    int roles() {
+        return 2;
     }
 
     @Override
-    public Supplier<Map<String, Metric>> setUp(Kernel g, Params params) {
+    void configureRace(GuestConfig.Builder b) {
+        b.speculativeWalks(true);
+    }
+
+    @Override
+    Mm race(Kernel g, int cpus) {
         // The lazy-speculative-walk program: the lazy reader's cached table is the one freed.
         return readerGoesLazyWhileUnmapped(g);
     }
