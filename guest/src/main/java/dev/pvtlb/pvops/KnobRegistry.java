@@ -28,6 +28,11 @@ public final class KnobRegistry {
         return specs;
     }
 
+    /** Whether {@code name} is a knob of any owner: a common one or a registered backend's. */
+    public static boolean isKnob(String name) {
+        return common().stream().anyMatch(s -> s.name().equals(name)) || PvBackends.ownerOf(name) != null;
+    }
+
     /**
      * The knob values of a guest on {@code backend} with {@code settings}: a knob of another
      * backend is refused by name (with the backend to choose instead), {@code kernel=RELEASE}
