@@ -3,22 +3,36 @@ package dev.pvtlb.pvops;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.model.ModelException;
+import dev.pvtlb.smp.HostKnobs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Every knob a run can set, each declared once by its owner: the guest kernel's
- * ({@link GuestKnobs}) and each backend's ({@link PvBackend#knobs()}). A guest's settings are
- * resolved here at boot and by every check made before boot (the command line's), so what
- * boot accepts and what is checked ahead of it cannot drift apart.
+ * Every knob a run can set, each declared once by its owner: the guest kernel's ({@link GuestKnobs}),
+ * the host model's ({@link HostKnobs}) and each backend's ({@link PvBackend#knobs()}). A guest's
+ * settings are resolved here at boot and by every check made before boot (the command line's), so
+ * what boot accepts and what is checked ahead of it cannot drift apart.
  */
 public final class KnobRegistry {
     private KnobRegistry() {}
 
-    /** The knobs every backend takes. */
+    /**
+     * The guest kernel's knobs and the host model's, which every backend takes. The host's stand
+     * before the guest scheduler's {@code sched.balance}, where GuestKnobs declared them until they
+     * had an owner of their own: {@code pvtlb backends} and the unknown-setting message keep their order.
+     */
+    private static final List<KnobSpec> COMMON = guestAndHost();
+
+    private static List<KnobSpec> guestAndHost() {
+        List<KnobSpec> all = new ArrayList<>(GuestKnobs.SPECS);
+        all.addAll(all.indexOf(GuestKnobs.SCHED_BALANCE), HostKnobs.SPECS);
+        return List.copyOf(all);
+    }
+
+    /** The knobs every backend takes: the guest kernel's and the host model's. */
     public static List<KnobSpec> common() {
-        return GuestKnobs.SPECS;
+        return COMMON;
     }
 
     /** The knobs a guest on {@code backend} takes: the common ones and that backend's own. */
