@@ -1,7 +1,7 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.pvops.GuestKnobs;
 import dev.pvtlb.knob.KnobSpec;
+import dev.pvtlb.pvops.KnobRegistry;
 import dev.pvtlb.pvops.PvBackend;
 import dev.pvtlb.pvops.PvBackends;
 import java.io.PrintWriter;
@@ -29,7 +29,7 @@ final class BackendsCommand implements Callable<Integer> {
         }
         out.println();
         out.println("guest knobs (every backend; native's own):");
-        for (KnobSpec k : GuestKnobs.SPECS) {
+        for (KnobSpec k : KnobRegistry.common()) {
             knob(out, k);
         }
         if (!PvBackends.broken().isEmpty()) {

@@ -1,6 +1,8 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.model.ModelException;
+import dev.pvtlb.pvops.KnobRegistry;
 import dev.pvtlb.run.Scenario;
 import dev.pvtlb.run.ScenarioFile;
 import java.nio.file.Path;
@@ -30,17 +32,8 @@ final class ScenarioArgs {
 
     /** Checks what boot would check (topology, profile, host, knob values) without booting. */
     static void check(Scenario s) {
-        dev.pvtlb.config.GuestConfig cfg = s.guestConfig(0);
-        java.util.List<dev.pvtlb.knob.KnobSpec> specs = new java.util.ArrayList<>(dev.pvtlb.pvops.GuestKnobs.SPECS);
-        specs.addAll(cfg.backend().knobs());
-        for (String k : cfg.knobs().keySet()) {
-            if (specs.stream().noneMatch(sp -> sp.name().equals(k))) {
-                dev.pvtlb.pvops.PvBackend owner = dev.pvtlb.pvops.PvBackends.ownerOf(k);
-                throw new ModelException("knob " + k + " belongs to backend " + (owner == null ? "?" : owner.name()) + ", not "
-                        + cfg.backend().name() + (owner == null ? "" : " (use --backend " + owner.name() + ")"));
-            }
-        }
-        dev.pvtlb.knob.Knobs.of(specs, dev.pvtlb.pvops.KernelRelease.withPreset(cfg.backend().name(), specs, cfg.knobs()));
+        GuestConfig cfg = s.guestConfig(0);
+        KnobRegistry.resolve(cfg.backend(), cfg.knobs());
     }
 
     /** Applies one KEY=VALUE; the key {@code backend} chooses the backend (for --vary backend=a,b). */

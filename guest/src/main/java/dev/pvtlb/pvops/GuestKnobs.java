@@ -5,7 +5,10 @@ import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
 import java.util.List;
 
-/** The guest kernel's design knobs, read once at boot into fields for the hot paths. */
+/**
+ * The guest kernel's design knobs, read once at boot into fields for the hot paths. The host model's are
+ * {@link dev.pvtlb.smp.HostKnobs}, each backend's its own; {@link KnobRegistry} gathers them for a run.
+ */
 public final class GuestKnobs {
     public static final KnobSpec CONCURRENT_FLUSH = KnobSpec.bool("native.concurrentFlush", true,
             "the x86/tlb concurrent-flush series (Nadav Amit, Linux 5.13): flush locally while remote IPIs are in flight "
@@ -104,20 +107,6 @@ public final class GuestKnobs {
                     + "shootdown when other CPUs run the mm, before the copy is mapped",
             "off", "on");
 
-    public static final KnobSpec HOST_SCHEDULER = KnobSpec.choice("host.scheduler", "eevdf",
-            "the host's fair scheduler, for a virtualized backend: eevdf = Linux 6.6+ (a woken vCPU keeps its lag and waits "
-                    + "while it is not eligible); cfs = up to 6.5, the hosts of the 2019 measurements (a vCPU woken from HLT is "
-                    + "placed half a scheduling latency back and preempts a CPU-bound vCPU more than the wake-up granularity ahead)",
-            "eevdf", "cfs");
-
-    public static final KnobSpec HOST_BALANCE = KnobSpec.choice("host.balance", "none",
-            "whether the host's fair scheduler moves vCPU threads between pCPUs, for a virtualized backend: none = each stays "
-                    + "on the pCPU it was placed on (the model so far); idle = as Linux keeps CPUs busy: a vCPU woken while its "
-                    + "pCPU is busy goes to an idle pCPU (select_idle_sibling()), and a pCPU left with nothing to run pulls the "
-                    + "waiting vCPU of the busiest pCPU that has been off its CPU at least sched_migration_cost, 0.5 ms "
-                    + "(newidle_balance(), can_migrate_task())",
-            "none", "idle");
-
     public static final KnobSpec SCHED_BALANCE = KnobSpec.choice("sched.balance", "none",
             "whether the guest's scheduler moves tasks between CPUs: none = each task stays on the CPU it was spawned on "
                     + "(taskset to one CPU; the model so far); idle = as Linux's fair class does within a last-level cache: a "
@@ -137,7 +126,7 @@ public final class GuestKnobs {
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
             NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
-            MM_CPUMASK, RCU, MMAP_LOCK, PAGE_LOCKS, ZERO_PAGE, HOST_SCHEDULER, HOST_BALANCE, SCHED_BALANCE, KERNEL, INJECT);
+            MM_CPUMASK, RCU, MMAP_LOCK, PAGE_LOCKS, ZERO_PAGE, SCHED_BALANCE, KERNEL, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -179,10 +168,6 @@ public final class GuestKnobs {
     public final boolean pageLocks;
     /** zeroPage=on: read faults on anonymous memory map the shared zero page; writes copy it. */
     public final boolean zeroPage;
-    /** host.scheduler=cfs: the host places and preempts as CFS did before EEVDF. */
-    public final boolean hostCfs;
-    /** host.balance=idle: vCPU threads move to idle pCPUs (wake-up placement and newly idle balancing). */
-    public final boolean hostBalanceIdle;
     /** sched.balance=idle: guest tasks move to idle CPUs (wake-up placement and newly idle pulls). */
     public final boolean guestBalanceIdle;
 
@@ -193,8 +178,6 @@ public final class GuestKnobs {
         preemptRcu = k.get(RCU.name()).equals("preempt");
         mmapLock = !k.get(MMAP_LOCK.name()).equals("off");
         faultsTakeMmapLock = k.get(MMAP_LOCK.name()).equals("rwsem");
-        hostCfs = k.get(HOST_SCHEDULER.name()).equals("cfs");
-        hostBalanceIdle = k.get(HOST_BALANCE.name()).equals("idle");
         guestBalanceIdle = k.get(SCHED_BALANCE.name()).equals("idle");
         pageLocks = k.get(PAGE_LOCKS.name()).equals("on");
         zeroPage = k.get(ZERO_PAGE.name()).equals("on");

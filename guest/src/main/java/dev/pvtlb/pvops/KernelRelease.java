@@ -199,8 +199,9 @@ public enum KernelRelease {
      * {@code settings} with the release its {@code kernel} knob names filled in beneath them: each knob
      * of {@code specs} the release sets and {@code settings} does not. Without a release (or with a
      * value that is none, which the knob's own check then refuses) the settings come back unchanged.
+     * Only {@link KnobRegistry#resolve} applies it, with the specs of the guest's backend.
      */
-    public static Map<String, String> withPreset(String backend, Collection<KnobSpec> specs, Map<String, String> settings) {
+    static Map<String, String> withPreset(String backend, Collection<KnobSpec> specs, Map<String, String> settings) {
         String v = settings.get(KNOB);
         KernelRelease r = v == null ? null : of(v.strip());
         if (r == null) {

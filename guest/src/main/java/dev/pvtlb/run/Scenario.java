@@ -3,7 +3,7 @@ package dev.pvtlb.run;
 import dev.pvtlb.Guest;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.config.GuestConfig;
-import dev.pvtlb.pvops.GuestKnobs;
+import dev.pvtlb.pvops.KnobRegistry;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.profile.Profile;
@@ -237,12 +237,12 @@ public final class Scenario {
                     profileFigure(key.substring(PROFILE_FIGURE.length()), v);
                 } else if (workload.parameters().containsKey(key)) {
                     params.put(key, v);
-                } else if (GuestKnobs.SPECS.stream().anyMatch(k -> k.name().equals(key)) || PvBackends.ownerOf(key) != null) {
+                } else if (KnobRegistry.isKnob(key)) {
                     knobs.put(key, v); // values are checked at boot, against the chosen backend
                 } else {
                     throw new ModelException("unknown setting '" + key + "' (machine: vcpus, topology, smt.sharedTlb, memory, "
                             + "pcpus, vms, others, profile, profile.KEY, quantum, speculation, seed, reps; workload: " + String.join(", ", workload.parameters().keySet())
-                            + "; knobs: " + String.join(", ", GuestKnobs.SPECS.stream().map(k -> k.name()).toList())
+                            + "; knobs: " + String.join(", ", KnobRegistry.common().stream().map(k -> k.name()).toList())
                             + " and the backends' (pvtlb backends))");
                 }
             }

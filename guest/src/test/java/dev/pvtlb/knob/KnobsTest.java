@@ -3,7 +3,7 @@ package dev.pvtlb.knob;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.pvtlb.pvops.GuestKnobs;
+import dev.pvtlb.pvops.KnobRegistry;
 import dev.pvtlb.model.ModelException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class KnobsTest {
     @Test
     void defaultsAreCurrentLinux() {
-        Knobs k = Knobs.defaults(GuestKnobs.SPECS);
+        Knobs k = Knobs.defaults(KnobRegistry.common());
         // x86.x2apic=physical and x86.mmCpumask=clear-on-switch are what the model did before these knobs
         // existed. Linux's x2APIC mode depends on the firmware (cluster unless the FADT or x2apic_phys asks
         // for physical); after 6.12 Linux updates mm_cpumask lazily. mmapLock=off, pageLocks=off,
@@ -29,10 +29,10 @@ class KnobsTest {
 
     @Test
     void unknownKnobsAndValuesAreRefusedWithTheAlternatives() {
-        ModelException a = assertThrows(ModelException.class, () -> Knobs.of(GuestKnobs.SPECS, Map.of("lazzy", "off")));
+        ModelException a = assertThrows(ModelException.class, () -> Knobs.of(KnobRegistry.common(), Map.of("lazzy", "off")));
         assertEquals("unknown knob 'lazzy' (known: host.balance, host.scheduler, inject, kernel, lazy, memoryModel, mmapLock, mremapFlush, native.concurrentFlush, native.smtSiblingDedup, nestedFlush, pageLocks, rcu, sched.balance, shouldFlushTlb, smt.flushDropsSibling, switchMmBarrier, tableBatch, tableFree, x86.mmCpumask, x86.x2apic, zeroPage)", a.getMessage());
         ModelException b = assertThrows(ModelException.class,
-                () -> Knobs.of(GuestKnobs.SPECS, Map.of("native.concurrentFlush", "maybe")));
+                () -> Knobs.of(KnobRegistry.common(), Map.of("native.concurrentFlush", "maybe")));
         assertEquals("knob native.concurrentFlush cannot be 'maybe' (allowed: true|false)", b.getMessage());
     }
 }

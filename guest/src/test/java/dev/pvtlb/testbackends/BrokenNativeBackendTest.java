@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.config.GuestConfig;
-import dev.pvtlb.pvops.GuestKnobs;
+import dev.pvtlb.pvops.KnobRegistry;
 import dev.pvtlb.hazard.Hazard;
 import dev.pvtlb.hazard.HazardKind;
 import dev.pvtlb.pvops.PvBackend;
@@ -27,7 +27,7 @@ class BrokenNativeBackendTest {
         assertEquals(BrokenNativeBackend.Provider.class, b.getClass());
         assertFalse(b.virtualized());
         assertTrue(b.knobs().isEmpty(), "its knobs are the guest's own: " + b.knobs());
-        assertTrue(GuestKnobs.SPECS.stream().noneMatch(k -> k.name().startsWith("test.")), GuestKnobs.SPECS::toString);
+        assertTrue(KnobRegistry.common().stream().noneMatch(k -> k.name().startsWith("test.")), KnobRegistry.common()::toString);
     }
 
     @Test

@@ -5,7 +5,7 @@ import dev.pvtlb.internal.cache.SetAssociativeCache;
 
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.pvops.GuestKnobs;
-import dev.pvtlb.pvops.KernelRelease;
+import dev.pvtlb.pvops.KnobRegistry;
 import dev.pvtlb.model.ModelException;
 
 import dev.pvtlb.flush.FlushChecker;
@@ -20,10 +20,8 @@ import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.internal.mmu.PagingStructureCache;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.profile.Profile;
-import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.PvBackend;
-import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.pvops.PvOps;
 import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.pvops.PvOpsPatcher;
@@ -106,7 +104,7 @@ public final class Kernel implements AutoCloseable, BackendContext {
         this.config = config;
         this.profile = config.profile();
         this.costs = new Costs(profile);
-        this.knobs = knobsFor(config);
+        this.knobs = KnobRegistry.resolve(config.backend(), config.knobs());
         this.guestKnobs = new GuestKnobs(knobs);
         this.rng = new Rng(config.seed());
         this.engine = primary != null ? primary.engine
@@ -237,23 +235,6 @@ public final class Kernel implements AutoCloseable, BackendContext {
             c.resetHard();
         }
         start();
-    }
-
-    /** The guest's knobs plus the chosen backend's; a knob of another backend is refused by name. */
-    private static Knobs knobsFor(GuestConfig config) {
-        List<KnobSpec> specs = new ArrayList<>(GuestKnobs.SPECS);
-        specs.addAll(config.backend().knobs());
-        for (String k : config.knobs().keySet()) {
-            if (specs.stream().noneMatch(s -> s.name().equals(k))) {
-                PvBackend owner = PvBackends.ownerOf(k);
-                if (owner != null) {
-                    throw new ModelException("knob " + k + " belongs to backend " + owner.name() + ", not "
-                            + config.backend().name() + " (use --backend " + owner.name() + ")");
-                }
-            }
-        }
-        // kernel=RELEASE fills in that release's designs beneath the knobs set explicitly
-        return Knobs.of(specs, KernelRelease.withPreset(config.backend().name(), specs, config.knobs()));
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.HostKnobs;
 import dev.pvtlb.smp.VcpuHost;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TimeCategory;
@@ -67,8 +68,9 @@ public final class HostModel implements VcpuHost {
         KernelCpu[] cpus = guest.cpus();
         int n = cpus.length;
         int p = guest.config().pcpus() == 0 ? n : guest.config().pcpus();
-        this.cfs = guest.knobs().hostCfs ? new CfsWakeup(p, guest.costs()) : null;
-        this.balance = guest.knobs().hostBalanceIdle;
+        HostKnobs knobs = new HostKnobs(guest.knobValues());
+        this.cfs = knobs.cfs ? new CfsWakeup(p, guest.costs()) : null;
+        this.balance = knobs.balanceIdle;
         int vms = guest.config().vms();
         if ((long) n * vms > 1 << 16) {
             throw new ModelException("host would hold " + ((long) n * vms) + " vCPUs; at most 65536");

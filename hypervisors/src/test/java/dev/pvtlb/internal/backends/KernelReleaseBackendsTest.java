@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pvtlb.Guest;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.knob.KnobSpec;
-import dev.pvtlb.pvops.GuestKnobs;
 import dev.pvtlb.pvops.KernelRelease;
+import dev.pvtlb.pvops.KnobRegistry;
 import dev.pvtlb.pvops.PvBackend;
 import dev.pvtlb.pvops.PvBackends;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ class KernelReleaseBackendsTest {
 
     private static Map<String, KnobSpec> allKnobs() {
         Map<String, KnobSpec> m = new LinkedHashMap<>();
-        for (KnobSpec s : GuestKnobs.SPECS) {
+        for (KnobSpec s : KnobRegistry.common()) {
             m.put(s.name(), s);
         }
         for (PvBackend b : shipped()) {
