@@ -20,7 +20,7 @@ import picocli.CommandLine;
                     + "(one line naming the CPU and the kernel path)"},
         subcommands = {RunCommand.class, ScenariosCommand.class, BackendsCommand.class, ProfilesCommand.class, HostCommand.class,
             CalibrateCommand.class, ExploreCommand.class, ReplayCommand.class, BenchCommand.class,
-            CompareCommand.class, DemoCommand.class, AssessCommand.class, SweepCommand.class, ValidateCommand.class,
+            CompareCommand.class, DemoCommand.class, AssessCommand.class, MutantsCommand.class, SweepCommand.class, ValidateCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec

@@ -136,15 +136,8 @@ final class ValidateCommand implements Callable<Integer> {
             ReportFile.write(json, "--json", Json.write(m));
         }
         if (markdown != null) {
-            String existing = null;
-            if (Files.isRegularFile(markdown)) {
-                try {
-                    existing = Files.readString(markdown);
-                } catch (IOException e) {
-                    throw new ModelException("--markdown " + markdown + ": cannot read it: " + e.getMessage());
-                }
-            }
-            ReportFile.write(markdown, "--markdown", ValidationMarkdown.into(existing, ValidationMarkdown.tables(outcome)));
+            ReportFile.write(markdown, "--markdown", ValidationMarkdown.into(GeneratedBlock.read(markdown, "--markdown"),
+                    ValidationMarkdown.tables(outcome)));
         }
         if (html != null) {
             String page = report.toHtml();

@@ -10,8 +10,10 @@ import java.util.List;
  * else as the whole file. The same runs give the same bytes.
  */
 final class ValidationMarkdown {
+    static final GeneratedBlock BLOCK = new GeneratedBlock("pvtlb validate --markdown");
+    /** BLOCK's begin line, as a constant for the --markdown option's description. */
     static final String BEGIN = "<!-- BEGIN generated: pvtlb validate --markdown -->";
-    static final String END = "<!-- END generated -->";
+    static final String END = GeneratedBlock.END;
 
     private ValidationMarkdown() {}
 
@@ -58,13 +60,6 @@ final class ValidationMarkdown {
      * markers (or no existing text) the tables alone.
      */
     static String into(String existing, String tables) {
-        if (existing != null) {
-            int begin = existing.indexOf(BEGIN);
-            int end = existing.indexOf(END);
-            if (begin >= 0 && end > begin) {
-                return existing.substring(0, begin + BEGIN.length()) + "\n" + tables + existing.substring(end);
-            }
-        }
-        return tables;
+        return BLOCK.into(existing, tables);
     }
 }
