@@ -5,5 +5,6 @@ package dev.pvtlb.smp;
  * hypervisor for a vCPU. Returns the sender's cost in ns and schedules each arrival.
  */
 public interface IpiDelivery {
-    long send(Cpu from, Cpu[] targets, int count);
+    /** Sends an IPI of {@code kind} from {@code from} to the first {@code count} of {@code targets}. */
+    long send(Cpu from, Cpu[] targets, int count, IpiKind kind);
 }

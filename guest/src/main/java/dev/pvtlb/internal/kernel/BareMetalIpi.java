@@ -19,7 +19,7 @@ public final class BareMetalIpi implements IpiDelivery {
     public BareMetalIpi() {}
 
     @Override
-    public long send(Cpu sender, Cpu[] targets, int count) {
+    public long send(Cpu sender, Cpu[] targets, int count, dev.pvtlb.smp.IpiKind kind) {
         KernelCpu from = (KernelCpu) sender;
         Engine e = from.kernel().engine();
         Costs c = from.kernel().costs();
@@ -44,7 +44,7 @@ public final class BareMetalIpi implements IpiDelivery {
                 sentAt = cost;
             }
             long latency = e.chooseInRange(ChoicePoint.IPI_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
-            ((KernelCpu) targets[i]).scheduleIpiArrival("ipi", from, e.now() + sentAt, e.now() + sentAt + latency);
+            ((KernelCpu) targets[i]).scheduleIpiArrival("ipi", from, e.now() + sentAt, e.now() + sentAt + latency, kind);
             from.kernel().vmstat().inc(Counter.IPIS_SENT);
         }
         return cost;

@@ -30,6 +30,7 @@ import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.internal.sim.Rng;
 import dev.pvtlb.internal.sim.SeededChooser;
 import dev.pvtlb.smp.IpiDelivery;
+import dev.pvtlb.smp.IpiKind;
 import dev.pvtlb.smp.Topology;
 import dev.pvtlb.smp.VcpuHost;
 import dev.pvtlb.stats.CpuTime;
@@ -535,31 +536,9 @@ public final class Kernel implements AutoCloseable, BackendContext {
         return pvOps;
     }
 
-    /**
-     * Which vector, and which path to it, the IPI being sent takes: a backend's delivery hooks one
-     * path and not another (KVM's PV sched yield hooks the mask path alone), and a reschedule IPI
-     * wakes its target instead of running call-function csds.
-     */
-    public enum IpiKind {
-        /** arch_send_call_function_ipi_mask(): smp_ops.send_call_func_ipi, CALL_FUNCTION_VECTOR. */
-        CALL_FUNCTION_MASK,
-        /** arch_send_call_function_single_ipi(): CALL_FUNCTION_SINGLE_VECTOR. */
-        CALL_FUNCTION_SINGLE,
-        /** smp_send_reschedule(): RESCHEDULE_VECTOR. */
-        RESCHEDULE
-    }
-
-    /** What the IPI being sent is; between sends, the mask path's. */
-    private IpiKind sending = IpiKind.CALL_FUNCTION_MASK;
-
     /** Sends through the backend's IPI delivery (APIC, PV send-IPI hypercall, event channel): what the sender pays. */
     private long send(KernelCpu from, KernelCpu[] targets, int count, IpiKind kind) {
-        sending = kind;
-        try {
-            return ipiDelivery.send(from, targets, count);
-        } finally {
-            sending = IpiKind.CALL_FUNCTION_MASK;
-        }
+        return ipiDelivery.send(from, targets, count, kind);
     }
 
     /**
@@ -579,11 +558,6 @@ public final class Kernel implements AutoCloseable, BackendContext {
      */
     public long sendCallFunctionIpis(KernelCpu from, KernelCpu[] targets, int count, boolean single) {
         return send(from, targets, count, single ? IpiKind.CALL_FUNCTION_SINGLE : IpiKind.CALL_FUNCTION_MASK);
-    }
-
-    /** What the IPI being sent is (see {@link IpiKind}). */
-    public IpiKind sending() {
-        return sending;
     }
 
     /** The host model the vCPUs run on, or null on bare metal. */

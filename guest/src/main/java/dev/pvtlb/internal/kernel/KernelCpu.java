@@ -420,12 +420,12 @@ public final class KernelCpu implements Cpu, Event {
     }
 
     /**
-     * Schedules the call-function IPI {@code from} sent at {@code sentAt} to arrive at {@code time}
-     * ({@code kind}: how it travels, for a timeline).
+     * Schedules the IPI of {@code kind} {@code from} sent at {@code sentAt} to arrive at {@code time}
+     * ({@code how}: how it travels, for a timeline).
      */
-    public void scheduleIpiArrival(String kind, KernelCpu from, long sentAt, long time) {
-        guest.cpuTime().flow(kind, from.id, sentAt, id, time);
-        guest.engine().at(time, guest.sending() == Kernel.IpiKind.RESCHEDULE ? reschedArrival : ipiArrival);
+    public void scheduleIpiArrival(String how, KernelCpu from, long sentAt, long time, dev.pvtlb.smp.IpiKind kind) {
+        guest.cpuTime().flow(how, from.id, sentAt, id, time);
+        guest.engine().at(time, kind == dev.pvtlb.smp.IpiKind.RESCHEDULE ? reschedArrival : ipiArrival);
     }
 
     /** A RESCHEDULE_VECTOR IPI: a woken task waits in the run queue; a halted CPU leaves HLT to run it. */

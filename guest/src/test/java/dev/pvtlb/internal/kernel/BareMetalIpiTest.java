@@ -26,7 +26,7 @@ class BareMetalIpiTest {
             KernelCpu[] all = g.cpus();
             KernelCpu[] targets = new KernelCpu[all.length - 1];
             System.arraycopy(all, 1, targets, 0, targets.length);
-            long cost = new BareMetalIpi().send(all[0], targets, targets.length);
+            long cost = new BareMetalIpi().send(all[0], targets, targets.length, dev.pvtlb.smp.IpiKind.CALL_FUNCTION_MASK);
             assertEquals(55, g.vmstat().get(Counter.IPIS_SENT));
             return cost;
         }

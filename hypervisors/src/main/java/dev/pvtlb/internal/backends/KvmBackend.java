@@ -18,6 +18,7 @@ import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.IpiKind;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
 
@@ -96,9 +97,9 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
      * idle (with {@code kvm.schedYieldSkipsIdle}) and whose steal_time.preempted is set, one
      * KVM_HC_SCHED_YIELD hypercall, which the host answers with a directed yield to it if it can.
      */
-    private long sendCallFuncIpi(HypercallIpi ipi, Cpu from, Cpu[] targets, int count) {
-        long cost = ipi.send(from, targets, count);
-        if (!pvSchedYield || guest.sending() != Kernel.IpiKind.CALL_FUNCTION_MASK) {
+    private long sendCallFuncIpi(HypercallIpi ipi, Cpu from, Cpu[] targets, int count, IpiKind kind) {
+        long cost = ipi.send(from, targets, count, kind);
+        if (!pvSchedYield || kind != IpiKind.CALL_FUNCTION_MASK) {
             // kvm_smp_send_call_func_ipi() is smp_ops.send_call_func_ipi, the mask path only: a
             // reschedule IPI and a call-function IPI by the single-target path
             // (send_call_func_single_ipi) go out without the yield.
@@ -190,7 +191,7 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
             KvmBackend b = new KvmBackend(Kernel.of(facade), knobs);
             // KVM_FEATURE_PV_SEND_IPI: one KVM_HC_SEND_IPI hypercall per IPI bitmap.
             HypercallIpi ipi = new HypercallIpi(false);
-            return Attachment.of(b).withIpiDelivery((from, targets, count) -> b.sendCallFuncIpi(ipi, from, targets, count))
+            return Attachment.of(b).withIpiDelivery((from, targets, count, kind) -> b.sendCallFuncIpi(ipi, from, targets, count, kind))
                     .withVcpuHost(b.host);
         }
     }

@@ -21,7 +21,7 @@ public final class HypercallIpi implements IpiDelivery {
     }
 
     @Override
-    public long send(Cpu sender, Cpu[] targets, int count) {
+    public long send(Cpu sender, Cpu[] targets, int count, dev.pvtlb.smp.IpiKind kind) {
         KernelCpu from = (KernelCpu) sender;
         Engine e = from.kernel().engine();
         Costs c = from.kernel().costs();
@@ -31,7 +31,7 @@ public final class HypercallIpi implements IpiDelivery {
         for (int i = 0; i < count; i++) {
             long latency = e.chooseInRange(ChoicePoint.IPI_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
             long sentAt = perTarget ? (i + 1) * c.hypercallNs : cost;
-            ((KernelCpu) targets[i]).scheduleIpiArrival("ipi by hypercall", from, e.now() + sentAt, e.now() + sentAt + latency);
+            ((KernelCpu) targets[i]).scheduleIpiArrival("ipi by hypercall", from, e.now() + sentAt, e.now() + sentAt + latency, kind);
             from.kernel().vmstat().inc(Counter.IPIS_SENT);
         }
         return cost;
