@@ -26,10 +26,11 @@ import java.util.function.Supplier;
  * reproduce one historical TLB-flush bug under one knob setting and are safe under the fix.
  * They report no metrics: their result is the hazard verdict.
  *
- * <p>Every entry takes {@code cpus}: the race keeps its roles on CPUs 0 .. roles-1, and each
- * further CPU runs a {@link Bystanders bystander} thread of the race's mm, so the flushes of the
- * race reach a machine of that size (a design gated by size engages; each target costs what it
- * costs). Virtualized entries give each vCPU a pCPU it shares with another VM's vCPU at any size.
+ * <p>Every entry takes {@code cpus}: the race keeps its roles on the CPUs {@code roleCpus} names
+ * (0 .. roles-1 for most), and every other CPU runs a {@link Bystanders bystander} thread of the
+ * race's mm, so the flushes of the race reach a machine of that size (a design gated by size
+ * engages; each target costs what it costs). Virtualized entries give each vCPU a pCPU it shares
+ * with another VM's vCPU at any size.
  */
 abstract class Catalogue implements Workload {
     /** The parameter that sizes an entry. */
