@@ -90,8 +90,7 @@ final class DesignSafety {
             throws IOException {
         ExploreResult r;
         try {
-            Scenario s = dev.pvtlb.explore.Explorer.huntDefaults(ScenarioArgs.build(entry, backend, List.of("tableFree=" + policy), seed, null));
-            ScenarioArgs.check(s);
+            Scenario s = ScenarioArgs.forHunt(entry, backend, List.of("tableFree=" + policy), seed);
             r = new Explorer(s).explore(Explorer.strategy("pct", seed, 3, 2), budget, seconds);
         } catch (ModelException e) {
             // The entry refuses this design (its set-up needs another backend's knobs): not a verdict.

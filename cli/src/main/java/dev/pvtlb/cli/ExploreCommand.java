@@ -139,9 +139,9 @@ final class ExploreCommand implements Callable<Integer> {
         for (int n : sizes) {
             List<String> sized = new ArrayList<>(sets);
             sized.add(key + "=" + n);
-            Scenario s = Explorer.huntDefaults(ScenarioArgs.build(scenario, backend, sized, seed, null));
+            Scenario s;
             try {
-                ScenarioArgs.check(s);
+                s = ScenarioArgs.forHunt(scenario, backend, sized, seed);
             } catch (ModelException e) {
                 refused = e.getMessage();
                 out.printf("%s=%-4d not run: %s%n", key, n, refused);

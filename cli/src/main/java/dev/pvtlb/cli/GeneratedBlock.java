@@ -4,21 +4,24 @@ package dev.pvtlb.cli;
  * The part of a docs page a command writes: between a BEGIN line naming the command and an END
  * line, so the prose around it is kept and the figures in it are that command's, never typed
  * (docs/validation.md, docs/mutation.md). A file without the block is written whole.
+ *
+ * @param begin the block's first line, {@code <!-- BEGIN generated: COMMAND -->}
  */
-record GeneratedBlock(String command) {
-    String begin() {
-        return "<!-- BEGIN generated: " + command + " -->";
-    }
-
+record GeneratedBlock(String begin) {
     static final String END = "<!-- END generated -->";
+
+    /** The block {@code command} writes. */
+    static GeneratedBlock of(String command) {
+        return new GeneratedBlock("<!-- BEGIN generated: " + command + " -->");
+    }
 
     /** {@code existing} with its block replaced by {@code text}; {@code text} alone if it has none (or is null). */
     String into(String existing, String text) {
         if (existing != null) {
-            int begin = existing.indexOf(begin());
-            int end = existing.indexOf(END, Math.max(begin, 0));
-            if (begin >= 0 && end > begin) {
-                return existing.substring(0, begin + begin().length()) + "\n" + text + existing.substring(end);
+            int b = existing.indexOf(begin);
+            int end = existing.indexOf(END, Math.max(b, 0));
+            if (b >= 0 && end > b) {
+                return existing.substring(0, b + begin.length()) + "\n" + text + existing.substring(end);
             }
         }
         return text;

@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:the table was made", "2:bad input", "3:internal error"})
 final class MutantsCommand implements Callable<Integer> {
     /** The block of docs/mutation.md this command writes. */
-    static final GeneratedBlock BLOCK = new GeneratedBlock("pvtlb mutants --markdown");
+    static final GeneratedBlock BLOCK = GeneratedBlock.of("pvtlb mutants --markdown");
 
     @Spec
     CommandSpec spec;
@@ -70,7 +70,7 @@ final class MutantsCommand implements Callable<Integer> {
     boolean quiet;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws IOException, InterruptedException {
         ReportFile.check(markdown, "--markdown");
         ReportFile.check(json, "--json");
         if (budget < 1 || workloadBudget < 1 || !(seconds > 0) || Double.isInfinite(seconds)) {

@@ -8,14 +8,12 @@ import dev.pvtlb.model.ModelException;
 import dev.pvtlb.pvops.InjectedBug;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.run.Scenario;
+import dev.pvtlb.study.LocalRuns;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * The project's mutation test as a table: each {@code inject=} bug planted in turn and hunted by
@@ -122,73 +120,38 @@ final class MutationTable {
 
     /**
      * Hunts every bug of {@code bugs} on each of {@code backends} (empty: the bug's home) in every
-     * catalogue entry and every workload of {@code workloads}, {@code cores} hunts at a time. Each
-     * hunt is a fresh scenario and explorer, so the table is the same for any {@code cores}.
+     * catalogue entry and every workload of {@code workloads}, {@code cores} hunts at a time
+     * ({@link LocalRuns}). Each hunt is a fresh scenario and explorer, so the table is the same for
+     * any {@code cores}.
      */
     static MutationTable run(List<InjectedBug> bugs, List<String> backends, List<String> workloads, long catalogueBudget,
-            long workloadBudget, double seconds, long seed, int cores, ProgressBar progress) {
+            long workloadBudget, double seconds, long seed, int cores, ProgressBar progress) throws InterruptedException {
         List<String> catalogue = Workloads.catalogue().stream().map(Workload::name).toList();
-        ExecutorService pool = Executors.newFixedThreadPool(cores);
-        try {
-            List<List<Future<Cell>>> cat = new ArrayList<>();
-            List<List<Future<Cell>>> wl = new ArrayList<>();
-            List<InjectedBug> rowBugs = new ArrayList<>();
-            List<String> rowBackends = new ArrayList<>();
-            for (InjectedBug bug : bugs) {
-                for (String b : backends.isEmpty() ? List.of(homeBackend(bug)) : backends) {
-                    rowBugs.add(bug);
-                    rowBackends.add(b);
-                }
-            }
-            int total = rowBugs.size() * (catalogue.size() + workloads.size());
-            java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
-            for (int i = 0; i < rowBugs.size(); i++) {
-                InjectedBug bug = rowBugs.get(i);
-                String b = rowBackends.get(i);
-                List<Future<Cell>> c = new ArrayList<>();
-                for (String entry : catalogue) {
-                    c.add(pool.submit(() -> counted(hunt(entry, b, bug, catalogueBudget, seconds, seed), done, total, progress)));
-                }
-                List<Future<Cell>> w = new ArrayList<>();
-                for (String workload : workloads) {
-                    w.add(pool.submit(() -> counted(hunt(workload, b, bug, workloadBudget, seconds, seed), done, total, progress)));
-                }
-                cat.add(c);
-                wl.add(w);
-            }
-            List<Row> rows = new ArrayList<>();
-            for (int i = 0; i < rowBugs.size(); i++) {
-                InjectedBug bug = rowBugs.get(i);
-                rows.add(new Row(bug, rowBackends.get(i), conditions(bug), collect(cat.get(i)), collect(wl.get(i))));
-            }
-            return new MutationTable(List.copyOf(rows), List.copyOf(workloads), catalogueBudget, workloadBudget);
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    private static Cell counted(Cell c, java.util.concurrent.atomic.AtomicInteger done, int total, ProgressBar progress) {
-        progress.update(done.incrementAndGet(), total, c.scenario());
-        return c;
-    }
-
-    private static List<Cell> collect(List<Future<Cell>> futures) {
-        List<Cell> cells = new ArrayList<>();
-        for (Future<Cell> f : futures) {
-            try {
-                cells.add(f.get());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", e);
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (e.getCause() instanceof RuntimeException r) {
-                    throw r;
-                }
-                throw new IllegalStateException(e.getCause());
+        List<Row> shapes = new ArrayList<>();
+        List<HuntSpec> hunts = new ArrayList<>();
+        for (InjectedBug bug : bugs) {
+            for (String b : backends.isEmpty() ? List.of(homeBackend(bug)) : backends) {
+                shapes.add(new Row(bug, b, conditions(bug), List.of(), List.of()));
+                catalogue.forEach(entry -> hunts.add(new HuntSpec(entry, b, bug, catalogueBudget)));
+                workloads.forEach(workload -> hunts.add(new HuntSpec(workload, b, bug, workloadBudget)));
             }
         }
-        return List.copyOf(cells);
+        List<Cell> cells = LocalRuns.run(hunts, cores, h -> hunt(h.scenario(), h.backend(), h.bug(), h.budget(), seconds, seed),
+                h -> h.bug().value + " in " + h.scenario() + " on " + h.backend(), "pvtlb-mutants", progress);
+        // The hunts are in row order, each row's catalogue entries before its workloads.
+        List<Row> rows = new ArrayList<>();
+        int width = catalogue.size() + workloads.size();
+        for (int i = 0; i < shapes.size(); i++) {
+            Row r = shapes.get(i);
+            List<Cell> row = cells.subList(i * width, (i + 1) * width);
+            rows.add(new Row(r.bug(), r.backend(), r.settings(), List.copyOf(row.subList(0, catalogue.size())),
+                    List.copyOf(row.subList(catalogue.size(), width))));
+        }
+        return new MutationTable(List.copyOf(rows), List.copyOf(workloads), catalogueBudget, workloadBudget);
     }
+
+    /** One hunt of the table: a bug in a scenario on a backend, for a schedule budget. */
+    private record HuntSpec(String scenario, String backend, InjectedBug bug, long budget) {}
 
     /** One bug in one scenario, hunted as {@code pvtlb explore} hunts (speculation on, the backend's memory model). */
     static Cell hunt(String scenario, String backend, InjectedBug bug, long budget, double seconds, long seed) {
@@ -196,8 +159,7 @@ final class MutationTable {
         sets.add("inject=" + bug.value);
         ExploreResult r;
         try {
-            Scenario s = Explorer.huntDefaults(ScenarioArgs.build(scenario, backend, sets, seed, null));
-            ScenarioArgs.check(s);
+            Scenario s = ScenarioArgs.forHunt(scenario, backend, sets, seed);
             r = new Explorer(s).explore(Explorer.strategy("random", seed, 3, 2), budget, seconds);
         } catch (ModelException e) {
             return new Cell(scenario, "n/a", 0, null, 0, 0, e.getMessage());

@@ -36,6 +36,16 @@ final class ScenarioArgs {
         KnobRegistry.resolve(cfg.backend(), cfg.knobs());
     }
 
+    /**
+     * {@code scenario} as the explorer hunts in it ({@link dev.pvtlb.explore.Explorer#huntDefaults}),
+     * checked as boot would check it: a scenario the backend or the settings refuse throws here.
+     */
+    static Scenario forHunt(String scenario, String backend, List<String> sets, long seed) {
+        Scenario s = dev.pvtlb.explore.Explorer.huntDefaults(build(scenario, backend, sets, seed, null));
+        check(s);
+        return s;
+    }
+
     /** Applies one KEY=VALUE; the key {@code backend} chooses the backend (for --vary backend=a,b). */
     static void set(Scenario s, String kv, String option) {
         int eq = kv.indexOf('=');

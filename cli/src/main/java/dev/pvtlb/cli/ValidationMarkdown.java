@@ -10,10 +10,10 @@ import java.util.List;
  * else as the whole file. The same runs give the same bytes.
  */
 final class ValidationMarkdown {
-    static final GeneratedBlock BLOCK = new GeneratedBlock("pvtlb validate --markdown");
-    /** BLOCK's begin line, as a constant for the --markdown option's description. */
+    /** The block's begin line, a constant for the --markdown option's description. */
     static final String BEGIN = "<!-- BEGIN generated: pvtlb validate --markdown -->";
     static final String END = GeneratedBlock.END;
+    static final GeneratedBlock BLOCK = new GeneratedBlock(BEGIN);
 
     private ValidationMarkdown() {}
 
