@@ -44,6 +44,7 @@ final class HostValidation {
 
     private final HostReport host;
     private final String backend;
+    /** The profile given with --profile, or null when each round calibrates its own. */
     private final String profile;
     private final int rounds;
     private final List<Map<String, Double>> calibrations = new ArrayList<>();
@@ -63,8 +64,7 @@ final class HostValidation {
      */
     static HostValidation run(NativeOs os, HostReport host, int[] cpus, int threads, int rounds, String profile,
                               Supplier<CalibratedProfile> calibrate) throws IOException {
-        HostValidation v = new HostValidation(host, DetectedBackend.of(host.remoteFlush().method()),
-                profile != null ? profile : "calibrated each round", rounds);
+        HostValidation v = new HostValidation(host, DetectedBackend.of(host.remoteFlush().method()), profile, rounds);
         List<WorkloadTwin> twins = WorkloadTwin.NAMES.stream().map(n -> WorkloadTwin.of(n, threads))
                 .filter(t -> cpus.length >= t.minCpus()).toList();
         List<List<Round>> byTwin = new ArrayList<>();
@@ -103,6 +103,11 @@ final class HostValidation {
         return v;
     }
 
+    /** The profile the reports name: the one given, or that each round calibrated its own. */
+    private String profileLabel() {
+        return profile != null ? profile : "calibrated each round";
+    }
+
     private Scenario model(Scenario s, String usedProfile) {
         return s.backend(backend).set("profile", usedProfile);
     }
@@ -118,7 +123,7 @@ final class HostValidation {
         String source = "this host: " + host.cpuModel() + ", " + host.logicalCpus() + " CPUs, hypervisor "
                 + host.hypervisor().name() + ", remote flush by " + host.remoteFlush().method();
         String setup = t.shape() + "; host on cpus " + last.cpus() + "; emulated with backend " + backend + ", profile "
-                + profile + ", vcpus=" + t.vcpus(cpus.length) + " " + params(t) + "; " + rounds.size() + " round(s)";
+                + profileLabel() + ", vcpus=" + t.vcpus(cpus.length) + " " + params(t) + "; " + rounds.size() + " round(s)";
         ValidationExperiment e = new ValidationExperiment("host-" + t.name(), source, setup, profile, List.of(), List.of(f), null);
         return new ValidationResult(e, List.of(new ValidationResult.Figure(f, emulated, standardError(emulatedAll))), null);
     }
@@ -212,7 +217,7 @@ final class HostValidation {
 
     void print(PrintWriter out) {
         out.printf("validate --host: %d workload(s) run on this host and in the model (backend %s, profile %s), "
-                + "band +-%d%% of the host's median%n", results.size(), backend, profile, BAND_PERCENT);
+                + "band +-%d%% of the host's median%n", results.size(), backend, profileLabel(), BAND_PERCENT);
         out.printf("host      %s, %d CPUs, hypervisor %s, remote TLB flush by %s%n", host.cpuModel(), host.logicalCpus(),
                 host.hypervisor().name(), host.remoteFlush().method());
         if (!calibrations.isEmpty()) {
@@ -235,7 +240,7 @@ final class HostValidation {
         h.put("remote_tlb_flush", host.remoteFlush().method());
         m.put("host", h);
         m.put("backend", backend);
-        m.put("profile", profile);
+        m.put("profile", profileLabel());
         m.put("rounds", rounds);
         m.put("calibrated_keys", calibratedMedians());
         m.put("calibrations", calibrations);
@@ -249,7 +254,7 @@ final class HostValidation {
         return report().toHtml().replaceFirst("<p>The experiments of validation.md[^\n]*</p>\n", "")
                 .replace("<h1>pvtlb validate</h1>", "<h1>pvtlb validate --host</h1>\n<p>"
                 + dev.pvtlb.report.Html.escape("This host (" + host.cpuModel() + ", " + host.hypervisor().name()
-                        + ") as the published machine; the model runs backend " + backend + " with profile " + profile
+                        + ") as the published machine; the model runs backend " + backend + " with profile " + profileLabel()
                         + "; band +-" + BAND_PERCENT + "%.") + "</p>");
     }
 }
