@@ -33,7 +33,7 @@ final class ScenarioArgs {
     /** Checks what boot would check (topology, profile, host, knob values) without booting. */
     static void check(Scenario s) {
         GuestConfig cfg = s.guestConfig(0);
-        KnobRegistry.resolve(cfg.backend(), cfg.knobs());
+        KnobRegistry.resolve(cfg.backend(), cfg.knobs(), cfg.workloadKnobs());
     }
 
     /**

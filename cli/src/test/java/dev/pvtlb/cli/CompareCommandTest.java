@@ -28,7 +28,7 @@ class CompareCommandTest {
         assertTrue(!page.contains("Not charted"), page);
         assertEquals(2, page.split("<svg", -1).length - 1, page);
         // The numbers are an HTML table, not a preformatted dump.
-        assertTrue(page.contains("<tr><td>nr_tlb_remote_flush_received (per rep)</td><td>168</td><td>84 -50.0%</td></tr>"), page);
+        assertTrue(page.contains("<tr><td>nr_tlb_remote_flush_received (per rep)</td><td>76</td><td>38 -50.0%</td></tr>"), page);
         assertTrue(!page.contains("<pre"), page);
         assertTrue(Files.readString(csv).startsWith("variant,metric,mean,stdev,unit,change_pct\n"));
     }
@@ -89,7 +89,7 @@ class CompareCommandTest {
         args[args.length - 1] = "2";
         MainTest.Result two = MainTest.pvtlb(args);
         assertEquals(one.out(), two.out());
-        assertTrue(one.out().contains("2        3113 (66.47)  3006 (30.30) -3.4%"), one.out());
+        assertTrue(one.out().contains("2        3154 (82.04)  3125 (108.1) -0.9%"), one.out());
         args[args.length - 1] = "0";
         MainTest.Result none = MainTest.pvtlb(args);
         assertEquals(2, none.code());

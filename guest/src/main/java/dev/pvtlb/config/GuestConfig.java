@@ -10,16 +10,19 @@ import java.util.TreeMap;
 
 /**
  * Everything a guest is booted from. Built with {@link #builder()}; scenario files are a thin
- * layer over the builder.
+ * layer over the builder. {@code knobs} are the knobs set explicitly; {@code workloadKnobs} the
+ * defaults a workload states for its own set-up, which a {@code kernel=} preset overrides and an
+ * explicit knob overrides too.
  */
 public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBytes, Profile profile,
-                          Map<String, String> knobs, long seed, long quantumNs, long schedSliceNs,
+                          Map<String, String> knobs, Map<String, String> workloadKnobs, long seed, long quantumNs, long schedSliceNs,
                           PvBackend backend, int pcpus, int vms, boolean tracePvOps, boolean speculativeWalks) {
     /** Default guest memory: 256 MiB. */
     public static final long DEFAULT_MEMORY = 256L << 20;
 
     public GuestConfig {
         knobs = Map.copyOf(knobs);
+        workloadKnobs = Map.copyOf(workloadKnobs);
         if (quantumNs < 0) {
             throw new ModelException("quantum must be >= 0 ns, got " + quantumNs);
         }
@@ -54,6 +57,7 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
         private long memoryBytes = DEFAULT_MEMORY;
         private Profile profile;
         private final Map<String, String> knobs = new TreeMap<>();
+        private final Map<String, String> workloadKnobs = new TreeMap<>();
         private long seed = 1;
         private long quantumNs = 0;
         /** Null: the profile's kernel.sched.base_slice.ns (EEVDF's sysctl_sched_base_slice). */
@@ -99,6 +103,15 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
 
         public Builder knob(String name, String value) {
             knobs.put(name, value);
+            return this;
+        }
+
+        /**
+         * A workload's own default for knob {@code name}: in force unless the knob is set
+         * explicitly or by a {@code kernel=} preset (a race scripted without a lock, say).
+         */
+        public Builder workloadKnob(String name, String value) {
+            workloadKnobs.put(name, value);
             return this;
         }
 
@@ -159,7 +172,7 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
 
         public GuestConfig build() {
             Profile p = profile();
-            return new GuestConfig(topology, sharedSmtTlb, memoryBytes, p, knobs, seed, quantumNs,
+            return new GuestConfig(topology, sharedSmtTlb, memoryBytes, p, knobs, workloadKnobs, seed, quantumNs,
                     schedSliceNs != null ? schedSliceNs : p.ns("kernel.sched.base_slice.ns"),
                     backend(), pcpus, vms, tracePvOps, speculativeWalks);
         }

@@ -83,13 +83,13 @@ public final class GuestKnobs {
                     + "grace period (the scheduling-clock tick reports the others at the earliest moment)",
             "sched", "preempt");
 
-    public static final KnobSpec MMAP_LOCK = KnobSpec.choice("mmapLock", "off",
-            "mm->mmap_lock: off = nothing takes it (the model so far); rwsem = the reader/writer semaphore it is: mmap, munmap "
+    public static final KnobSpec MMAP_LOCK = KnobSpec.choice("mmapLock", "vma",
+            "mm->mmap_lock: off = nothing takes it (a switch of the model: no Linux runs without it); rwsem = the reader/writer semaphore it is: mmap, munmap "
                     + "(downgraded to read before it zaps, dd2283f2605e), mprotect and mremap write-lock it, madvise(MADV_DONTNEED) "
                     + "and page faults read-lock it (no per-VMA locks, as before 6.4; a writer spins while a running writer holds it), a task that "
                     + "must wait sleeps and is woken with a reschedule IPI; vma = the same for system calls, while page faults take their "
                     + "VMA's own lock (lock_vma_under_rcu(), per-VMA locks since 6.4, 5e31275cc997 and its x86 user) and never wait on mmap_lock "
-                    + "(docs/scenarios.md, mmap_lock)",
+                    + "(docs/scenarios.md, mmap_lock); the default is vma, mainline's since 6.4",
             "off", "rwsem", "vma");
 
     public static final KnobSpec PAGE_LOCKS = KnobSpec.choice("pageLocks", "off",
@@ -107,12 +107,13 @@ public final class GuestKnobs {
                     + "shootdown when other CPUs run the mm, before the copy is mapped",
             "off", "on");
 
-    public static final KnobSpec SCHED_BALANCE = KnobSpec.choice("sched.balance", "none",
+    public static final KnobSpec SCHED_BALANCE = KnobSpec.choice("sched.balance", "idle",
             "whether the guest's scheduler moves tasks between CPUs: none = each task stays on the CPU it was spawned on "
-                    + "(taskset to one CPU; the model so far); idle = as Linux's fair class does within a last-level cache: a "
+                    + "(as if every thread were taskset to its CPU); idle (the default, every release) = as Linux's fair class does within a last-level cache: a "
                     + "waking task goes to an idle CPU when its own is busy (select_idle_sibling(), whole idle cores first), and a "
                     + "CPU about to go idle pulls a queued task that has been off its CPU at least sched_migration_cost from the "
-                    + "busiest CPU (newidle_balance(), can_migrate_task()); counted as migrations",
+                    + "busiest CPU (newidle_balance(), can_migrate_task()); a task whose workload pins it (tlb-flush2's cores, the "
+                    + "catalogue's races) stays within its affinity; counted as migrations",
             "none", "idle");
 
     public static final KnobSpec KERNEL = KnobSpec.choice(KernelRelease.KNOB, KernelRelease.NONE,

@@ -54,6 +54,11 @@ public final class KnobRegistry {
      * value a knob does not allow is refused by {@link Knobs#of}.
      */
     public static Knobs resolve(PvBackend backend, Map<String, String> settings) {
+        return resolve(backend, settings, Map.of());
+    }
+
+    /** As {@link #resolve(PvBackend, Map)}, with a workload's defaults beneath both the preset and {@code settings}. */
+    public static Knobs resolve(PvBackend backend, Map<String, String> settings, Map<String, String> workloadDefaults) {
         List<KnobSpec> specs = of(backend);
         for (String k : settings.keySet()) {
             if (specs.stream().noneMatch(s -> s.name().equals(k))) {
@@ -64,6 +69,8 @@ public final class KnobRegistry {
                 }
             }
         }
-        return Knobs.of(specs, KernelRelease.withPreset(backend.name(), specs, settings));
+        Map<String, String> resolved = new java.util.LinkedHashMap<>(KernelRelease.withPreset(backend.name(), specs, settings));
+        workloadDefaults.forEach(resolved::putIfAbsent);
+        return Knobs.of(specs, resolved);
     }
 }

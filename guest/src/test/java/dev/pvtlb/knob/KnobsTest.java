@@ -14,15 +14,16 @@ class KnobsTest {
         Knobs k = Knobs.defaults(KnobRegistry.common());
         // x86.x2apic=physical and x86.mmCpumask=clear-on-switch are what the model did before these knobs
         // existed. Linux's x2APIC mode depends on the firmware (cluster unless the FADT or x2apic_phys asks
-        // for physical); after 6.12 Linux updates mm_cpumask lazily. mmapLock=off, pageLocks=off,
-        // zeroPage=off and host.scheduler=eevdf: the model before the knobs existed; EEVDF has been the fair scheduler since 6.6.
+        // for physical); after 6.12 Linux updates mm_cpumask lazily. pageLocks=off and zeroPage=off: the
+        // model before the knobs existed. mmapLock=vma: per-VMA locks, mainline since 6.4; sched.balance=idle:
+        // every release moves threads nobody pinned; host.scheduler=eevdf: the fair scheduler since 6.6.
         // host.balance=none: the model before the knob existed (Linux always moves threads to idle CPUs). kernel=none: no release's preset.
         assertEquals(Map.ofEntries(Map.entry("lazy", "skip"), Map.entry("native.concurrentFlush", "true"),
                 Map.entry("native.smtSiblingDedup", "false"), Map.entry("nestedFlush", "flush"), Map.entry("tableFree", "rcu"),
                 Map.entry("shouldFlushTlb", "lazy"), Map.entry("mremapFlush", "under-ptl"), Map.entry("tableBatch", "ok"),
                 Map.entry("memoryModel", "sc"), Map.entry("switchMmBarrier", "smp_mb"), Map.entry("x86.x2apic", "physical"),
-                Map.entry("smt.flushDropsSibling", "true"), Map.entry("rcu", "sched"), Map.entry("sched.balance", "none"), Map.entry("inject", "none"),
-                Map.entry("x86.mmCpumask", "clear-on-switch"), Map.entry("mmapLock", "off"), Map.entry("host.scheduler", "eevdf"),
+                Map.entry("smt.flushDropsSibling", "true"), Map.entry("rcu", "sched"), Map.entry("sched.balance", "idle"), Map.entry("inject", "none"),
+                Map.entry("x86.mmCpumask", "clear-on-switch"), Map.entry("mmapLock", "vma"), Map.entry("host.scheduler", "eevdf"),
                 Map.entry("host.balance", "none"), Map.entry("pageLocks", "off"), Map.entry("zeroPage", "off"), Map.entry("kernel", "none")),
                 k.values());
     }

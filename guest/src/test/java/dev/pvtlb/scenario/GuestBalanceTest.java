@@ -25,6 +25,10 @@ class GuestBalanceTest {
         final boolean cpu0InMaskAt10ms;
 
         Run(String balance) {
+            this(balance, false);
+        }
+
+        Run(String balance, boolean pinB) {
             s = new Scripted(GuestConfig.builder().cpus(2).seed(1).knob("sched.balance", balance).build());
             long a = s.map(0, 4);
             long b = s.map(1, 4);
@@ -35,8 +39,12 @@ class GuestBalanceTest {
                 work[i] = Scripted.touch(a, 4, 100_000);
             }
             s.guest.spawn("A", s.mm, 0, new Script(work));
-            s.guest.spawn("B", s.mm, 0, new Script(Scripted.sleep(10_000), Scripted.populate(b, 4),
-                    Scripted.sleep(20_000_000), s.munmap(b, 4)));
+            Script bScript = new Script(Scripted.sleep(10_000), Scripted.populate(b, 4), Scripted.sleep(20_000_000), s.munmap(b, 4));
+            if (pinB) {
+                s.guest.spawnPinned("B", s.mm, 0, bScript);
+            } else {
+                s.guest.spawn("B", s.mm, 0, bScript);
+            }
             s.guest.run(10_000_000);
             cpu0LazyInMm = cpu(0).tlbState.isLazy && cpu(0).tlbState.loadedMm == s.mm;
             cpu0InMaskAt10ms = s.mm.cpumask().test(0);
@@ -74,6 +82,15 @@ class GuestBalanceTest {
         assertEquals(0, r.s.count(Counter.MIGRATIONS));
         assertFalse(r.s.mm.cpumask().test(1), "CPU 1 never ran the mm");
         assertTrue(r.cpu0LazyInMm, "at 10 ms B sleeps on CPU 0, lazily in the mm");
+        assertEquals(0, r.s.count(Counter.NR_TLB_REMOTE_FLUSH));
+    }
+
+    /** sched_setaffinity() to CPU 0: balancing is on, but B's cpus_mask holds only CPU 0, so it never moves. */
+    @Test
+    void aTaskPinnedToItsCpuIsNeverMoved() {
+        Run r = new Run("idle", true);
+        assertEquals(0, r.s.count(Counter.MIGRATIONS));
+        assertFalse(r.s.mm.cpumask().test(1), "CPU 1 never ran the mm");
         assertEquals(0, r.s.count(Counter.NR_TLB_REMOTE_FLUSH));
     }
 

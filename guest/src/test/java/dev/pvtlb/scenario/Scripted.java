@@ -70,7 +70,7 @@ public final class Scripted {
     }
 
     public void spawn(int cpu, Op... ops) {
-        guest.spawn("t" + cpu, mm, cpu, new Script(ops));
+        guest.spawnPinned("t" + cpu, mm, cpu, new Script(ops));
     }
 
     public void run() {

@@ -19,9 +19,10 @@ final class GuestBalance {
     /**
      * select_idle_sibling(): the task's previous CPU if it is idle; else the first idle CPU of the
      * LLC domain whose whole core is idle (select_idle_core), then any idle CPU of it
-     * (select_idle_cpu), scanning from the CPU after the previous one; else the previous CPU.
+     * (select_idle_cpu), scanning from the CPU after the previous one; else the previous CPU. Only
+     * CPUs of the task's affinity are candidates (select_idle_cpu() scans cpus_ptr's part of the LLC).
      */
-    static KernelCpu selectIdleSibling(Kernel g, KernelCpu prev) {
+    static KernelCpu selectIdleSibling(Kernel g, Task t, KernelCpu prev) {
         if (idle(prev)) {
             return prev;
         }
@@ -31,7 +32,7 @@ final class GuestBalance {
         KernelCpu anyIdle = null;
         for (int i = 1; i < cpus.length; i++) {
             KernelCpu c = cpus[(prev.id + i) % cpus.length];
-            if (topo.socketOf(c.id) != socket || !idle(c)) {
+            if (topo.socketOf(c.id) != socket || !t.allowedOn(c) || !idle(c)) {
                 continue;
             }
             if (coreIdle(g, c)) {
@@ -47,7 +48,8 @@ final class GuestBalance {
     /**
      * newidle_balance() on {@code cpu}, whose run queue is empty: from the busiest CPU of its LLC
      * domain (the most tasks queued behind the running one), the first queued task that is not
-     * cache-hot (can_migrate_task(): off its CPU at least sched_migration_cost) moves here. Returns
+     * cache-hot (can_migrate_task(): allowed here by its affinity, and off its CPU at least
+     * sched_migration_cost) moves here. Returns
      * whether a task was pulled.
      */
     static boolean pullToIdle(Kernel g, KernelCpu cpu) {
@@ -66,7 +68,7 @@ final class GuestBalance {
         }
         long now = g.engine().now();
         for (Task t : busiest.runQueue) {
-            if (now - t.offCpuSince >= g.costs().migrationCostNs) {
+            if (t.allowedOn(cpu) && now - t.offCpuSince >= g.costs().migrationCostNs) {
                 busiest.runQueue.remove(t);
                 t.moveTo(cpu);
                 cpu.runQueue.add(t);

@@ -105,7 +105,7 @@ public final class Kernel implements AutoCloseable, BackendContext {
         this.config = config;
         this.profile = config.profile();
         this.costs = new Costs(profile);
-        this.knobs = KnobRegistry.resolve(config.backend(), config.knobs());
+        this.knobs = KnobRegistry.resolve(config.backend(), config.knobs(), config.workloadKnobs());
         this.guestKnobs = new GuestKnobs(knobs);
         this.rng = new Rng(config.seed());
         this.engine = primary != null ? primary.engine
@@ -336,12 +336,38 @@ public final class Kernel implements AutoCloseable, BackendContext {
         return mm;
     }
 
-    /** Creates a runnable task of {@code mm} pinned to {@code cpu}. */
+    /**
+     * Creates a runnable task of {@code mm} that starts on {@code cpu} and may run on every CPU: the
+     * guest scheduler moves it when {@code sched.balance=idle} (a thread nobody pinned).
+     */
     public Task spawn(String name, Mm mm, int cpu, Program program) {
-        if (cpu < 0 || cpu >= cpus.length) {
-            throw new ModelException("task " + name + " pinned to cpu" + cpu + " but the guest has " + cpus.length + " CPUs");
+        return spawn(name, mm, cpu, null, program);
+    }
+
+    /**
+     * Creates a runnable task of {@code mm} pinned to {@code cpu} alone (taskset -c, or a race whose
+     * roles must meet on given CPUs): no balancing moves it.
+     */
+    public Task spawnPinned(String name, Mm mm, int cpu, Program program) {
+        java.util.BitSet only = new java.util.BitSet(cpus.length);
+        if (cpu >= 0 && cpu < cpus.length) {
+            only.set(cpu);
         }
-        Task t = new Task(tasks.size(), name, mm, cpus[cpu], program, rng.forPurpose("task/" + tasks.size()));
+        return spawn(name, mm, cpu, only, program);
+    }
+
+    /**
+     * Creates a runnable task of {@code mm} that starts on {@code cpu} and may run on the CPUs of
+     * {@code allowed} (its cpus_mask; null for all), which must hold {@code cpu}.
+     */
+    public Task spawn(String name, Mm mm, int cpu, java.util.BitSet allowed, Program program) {
+        if (cpu < 0 || cpu >= cpus.length) {
+            throw new ModelException("task " + name + " placed on cpu" + cpu + " but the guest has " + cpus.length + " CPUs");
+        }
+        if (allowed != null && !allowed.get(cpu)) {
+            throw new ModelException("task " + name + " placed on cpu" + cpu + " outside its affinity " + allowed);
+        }
+        Task t = new Task(tasks.size(), name, mm, cpus[cpu], allowed, program, rng.forPurpose("task/" + tasks.size()));
         mm.get();
         tasks.add(t);
         cpus[cpu].runQueue.add(t);

@@ -6,7 +6,7 @@ import java.util.SplittableRandom;
 
 /**
  * {@code struct task_struct}, reduced to what TLB maintenance sees: the mm it runs in, the CPU
- * it is pinned to, its program and where it is in it.
+ * it runs on and the CPUs it may run on (its cpus_mask), its program and where it is in it.
  */
 public final class Task {
     public final int id;
@@ -14,6 +14,11 @@ public final class Task {
     private final Mm mm;
     /** The CPU it runs on or is queued on: where it was spawned, unless the scheduler moved it (sched.balance). */
     private KernelCpu cpu;
+    /**
+     * p->cpus_mask: the CPUs the scheduler may move it to, set by sched_setaffinity() (taskset,
+     * numactl, pthread_attr_setaffinity_np); null for every CPU, as a task is born.
+     */
+    private final java.util.BitSet allowed;
     private final Program program;
     private final SplittableRandom random;
     final UserMode userMode = new UserMode(this);
@@ -29,11 +34,12 @@ public final class Task {
     /** Spinning for the mmap_lock (rwsem_optimistic_spin): the next attempt may steal it. */
     boolean mmapLockSpinning;
 
-    public Task(int id, String name, Mm mm, KernelCpu cpu, Program program, SplittableRandom random) {
+    public Task(int id, String name, Mm mm, KernelCpu cpu, java.util.BitSet allowed, Program program, SplittableRandom random) {
         this.id = id;
         this.name = name;
         this.mm = mm;
         this.cpu = cpu;
+        this.allowed = allowed == null ? null : (java.util.BitSet) allowed.clone();
         this.program = program;
         this.random = random;
         this.wakeUp = e -> wake();
@@ -133,11 +139,16 @@ public final class Task {
         if (!g.knobs().guestBalanceIdle) {
             return;
         }
-        KernelCpu target = GuestBalance.selectIdleSibling(g, cpu);
+        KernelCpu target = GuestBalance.selectIdleSibling(g, this, cpu);
         if (target != cpu) {
             moveTo(target);
             g.vmstat().inc(dev.pvtlb.stats.Counter.MIGRATIONS);
         }
+    }
+
+    /** Whether its affinity lets it run on {@code c} (cpumask_test_cpu(cpu, p->cpus_ptr)). */
+    boolean allowedOn(KernelCpu c) {
+        return allowed == null || allowed.get(c.id);
     }
 
     /** set_task_cpu(): the task runs on {@code c} from now on (the caller queues it there). */

@@ -58,7 +58,13 @@ public final class TlbFlush2 implements Workload {
         for (int t = 0; t < threads; t++) {
             long base = mm.getUnmappedArea(len);
             mm.insertVma(base, base + len, true, false);
-            guest.spawn("tlb_flush2/" + t, mm, t % cpus, finish.track(new Loop(mm, base, pages, ops, loops)));
+            // will-it-scale's main.c binds task i to a core (hwloc's HWLOC_OBJ_CORE cpuset, both SMT
+            // threads, through pthread_attr_setaffinity_np): it may move between the core's siblings only.
+            java.util.BitSet core = new java.util.BitSet(cpus);
+            for (int s : guest.topology().siblingsOf(t % cpus)) {
+                core.set(s);
+            }
+            guest.spawn("tlb_flush2/" + t, mm, t % cpus, core, finish.track(new Loop(mm, base, pages, ops, loops)));
         }
         return () -> {
             Map<String, Metric> m = new LinkedHashMap<>();

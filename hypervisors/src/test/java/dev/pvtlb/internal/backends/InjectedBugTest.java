@@ -59,7 +59,7 @@ class InjectedBugTest {
         "rcu-gp-instant; munmap-storm; xen-pv; " + SHARED + " wait=gup; 200; WALK_AFTER_FREE; 1",
         "rcu-gp-instant; munmap-storm; invlpgb; " + SHARED + " wait=gup; 200; WALK_AFTER_FREE; 1",
         "call-rcu-before-flush; lazy-speculative-walk; native; rcu=preempt; 300; WALK_AFTER_FREE; 1",
-        "call-rcu-before-flush; munmap-storm; native; rcu=preempt " + SHARED + "; 40; WALK_AFTER_FREE; 1"
+        "call-rcu-before-flush; munmap-storm; native; rcu=preempt " + SHARED + "; 40; WALK_AFTER_FREE; 2"
     })
     void eachPlantedBugIsFoundAndTheSameScenarioWithoutItIsSafe(String bug, String name, String backend, String sets,
             int budget, HazardKind kind, long firstHit) {

@@ -60,8 +60,8 @@ class CfsWakeupTest {
                 .set("ops", "timed").set("host_slices", "5");
         RunReport eevdf = Runner.run(s);
         RunReport cfs = Runner.run(s.copy().set("host.scheduler", "cfs"));
-        assertEquals(15_215_262, Math.round(eevdf.simulatedS() * 1e9), 1000, "5 slices of 3 ms, and the last records' tail");
-        assertEquals(45_287_244, Math.round(cfs.simulatedS() * 1e9), 1000, "5 slices of 9 ms, and the last records' tail");
+        assertEquals(15_294_963, Math.round(eevdf.simulatedS() * 1e9), 1000, "5 slices of 3 ms, and the last records' tail");
+        assertEquals(45_222_760, Math.round(cfs.simulatedS() * 1e9), 1000, "5 slices of 9 ms, and the last records' tail");
         try (Guest g = Guest.boot(s.copy().set("host.scheduler", "cfs").guestConfig(0))) {
             assertEquals(9_000_000, Kernel.of(g).vcpuHost().sharedSliceNs());
         }

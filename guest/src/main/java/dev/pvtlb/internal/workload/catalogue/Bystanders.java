@@ -38,7 +38,7 @@ final class Bystanders {
         for (int c = taken.nextClearBit(0); c < cpus; c = taken.nextClearBit(c + 1)) {
             long page = Catalogue.map(mm, FIRST_REGION + c, 1);
             b.live++;
-            g.spawn("bystander" + c, mm, c, b.program(page));
+            g.spawnPinned("bystander" + c, mm, c, b.program(page));
         }
     }
 

@@ -58,7 +58,7 @@ public final class GupFastVsFree extends Catalogue {
         // One pin op, issued again and again (each call restarts its walk): the explorer runs
         // this scenario tens of thousands of times, and a new op per pin was most of its garbage.
         Op pin = gupFast(mm, r, PAGES);
-        g.spawn("gup", mm, 1, new Program() {
+        g.spawnPinned("gup", mm, 1, new Program() {
             int i;
 
             @Override
@@ -69,7 +69,7 @@ public final class GupFastVsFree extends Catalogue {
                 return unmapped.isSet() ? null : pin;
             }
         });
-        g.spawn("unmapper", mm, 0, new Sequence(List.of(populate(r, PAGES), populated.raise(), spin(10_000),
+        g.spawnPinned("unmapper", mm, 0, new Sequence(List.of(populate(r, PAGES), populated.raise(), spin(10_000),
                 munmap(mm, r, PAGES), unmapped.raise(), sleep(2_000))));
         return mm;
     }

@@ -53,8 +53,8 @@ public final class KvmPreemptedFlush extends Catalogue {
             user.add(touch(r, 4, 8, 0.5));
             user.add(spin(1_000));
         }
-        g.spawn("zapper", mm, 0, new Sequence(zapper));
-        g.spawn("user", mm, 1, new Sequence(user));
+        g.spawnPinned("zapper", mm, 0, new Sequence(zapper));
+        g.spawnPinned("user", mm, 1, new Sequence(user));
         return mm;
     }
 }

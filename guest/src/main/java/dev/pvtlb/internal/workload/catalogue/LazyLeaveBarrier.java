@@ -35,8 +35,8 @@ public final class LazyLeaveBarrier extends Catalogue {
     Mm race(Kernel g, int cpus) {
         Mm mm = g.newMm();
         long r = map(mm, 1, 4);
-        g.spawn("user", mm, 1, new Sequence(cachesThenLeaves(r)));
-        g.spawn("zapper", mm, 0, new Sequence(List.of(populate(r, 4), sleep(2_000), delay(0, 12_700, 128),
+        g.spawnPinned("user", mm, 1, new Sequence(cachesThenLeaves(r)));
+        g.spawnPinned("zapper", mm, 0, new Sequence(List.of(populate(r, 4), sleep(2_000), delay(0, 12_700, 128),
                 madvise(mm, r, 4), spin(6_000))));
         return mm;
     }

@@ -35,14 +35,14 @@ public final class MadviseNestedFlush extends Catalogue {
     Mm race(Kernel g, int cpus) {
         Mm mm = g.newMm();
         long r = map(mm, 1, 4);
-        g.spawn("zap0", mm, 0, new Sequence(zaps(mm, r, true)));
-        g.spawn("zap1", mm, 1, new Sequence(zaps(mm, r, false)));
+        g.spawnPinned("zap0", mm, 0, new Sequence(zaps(mm, r, true)));
+        g.spawnPinned("zap1", mm, 1, new Sequence(zaps(mm, r, false)));
         List<Op> user = new ArrayList<>();
         for (int k = 0; k < 40; k++) {
             user.add(touch(r, 4, 8, 0.5));
             user.add(spin(500));
         }
-        g.spawn("user", mm, 2, new Sequence(user));
+        g.spawnPinned("user", mm, 2, new Sequence(user));
         return mm;
     }
 

@@ -45,7 +45,7 @@ public final class MremapVsTruncate extends Catalogue {
         long len = 1024 * PAGE;
         Flag populated = new Flag();
         // Read faults: clean PTEs, as for a file page that is only read.
-        g.spawn("mover", mm, 0, new Sequence(List.of(new Touch(old, 2, 2, 0.0, true, null),
+        g.spawnPinned("mover", mm, 0, new Sequence(List.of(new Touch(old, 2, 2, 0.0, true, null),
                 new Touch(old + 512 * PAGE, 2, 2, 0.0, true, null), populated.raise(), sleep(1_000),
                 delay(0, 3_100, 32), new Syscall(t -> new MovePageTables(mm, old, moved, len), null), spin(4_000))));
         List<Op> truncate = new ArrayList<>(List.of(populated.await(), sleep(1_000)));
@@ -53,13 +53,13 @@ public final class MremapVsTruncate extends Catalogue {
             truncate.add(new Syscall(t -> new ZapRange(mm, moved, moved + PAGE, ZapRange.Kind.TRUNCATE), null));
             truncate.add(spin(300));
         }
-        g.spawn("truncate", mm, 1, new Sequence(truncate));
+        g.spawnPinned("truncate", mm, 1, new Sequence(truncate));
         List<Op> reader = new ArrayList<>(List.of(populated.await()));
         for (int k = 0; k < 80; k++) {
             reader.add(new Touch(old, 1, 4, 0.0, false, null));
             reader.add(spin(200));
         }
-        g.spawn("reader", mm, 2, new Sequence(reader));
+        g.spawnPinned("reader", mm, 2, new Sequence(reader));
         return mm;
     }
 }

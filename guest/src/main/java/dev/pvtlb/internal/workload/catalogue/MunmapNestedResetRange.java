@@ -42,12 +42,12 @@ public final class MunmapNestedResetRange extends Catalogue {
     Mm race(Kernel g, int cpus) {
         Mm mm = g.newMm();
         long r = map(mm, 1, 8);
-        g.spawn("reader", mm, 1, new Sequence(List.of(sleep(300), touch(r, 8, 64, 0.0), sleep(14_000))));
+        g.spawnPinned("reader", mm, 1, new Sequence(List.of(sleep(300), touch(r, 8, 64, 0.0), sleep(14_000))));
         Flag populated = new Flag();
         // The munmap's phase against the MADV_DONTNEED is chosen among 32 offsets of 100 ns.
-        g.spawn("unmapper", mm, 0, new Sequence(List.of(populate(r, 8), populated.raise(), sleep(2_000),
+        g.spawnPinned("unmapper", mm, 0, new Sequence(List.of(populate(r, 8), populated.raise(), sleep(2_000),
                 delay(0, 3_100, 32), munmap(mm, r, 8), spin(8_000))));
-        g.spawn("madviser", mm, 2, new Sequence(List.of(populated.await(), sleep(3_500), madvise(mm, r, 8),
+        g.spawnPinned("madviser", mm, 2, new Sequence(List.of(populated.await(), sleep(3_500), madvise(mm, r, 8),
                 spin(9_000))));
         return mm;
     }

@@ -56,7 +56,7 @@ public final class SmtSiblingDedup extends Catalogue {
             zapper.add(madvise(mm, r, 4));
             zapper.add(spin(2_000));
         }
-        g.spawn("zapper", mm, 0, new Sequence(zapper));
+        g.spawnPinned("zapper", mm, 0, new Sequence(zapper));
         int[] roles = roleCpus(cpus);
         for (int c = 1; c < 4; c++) {
             List<Op> user = new ArrayList<>();
@@ -64,7 +64,7 @@ public final class SmtSiblingDedup extends Catalogue {
                 user.add(touch(r, 4, 8, 0.5));
                 user.add(spin(1_000));
             }
-            g.spawn("user" + c, mm, roles[c], new Sequence(user));
+            g.spawnPinned("user" + c, mm, roles[c], new Sequence(user));
         }
         return mm;
     }

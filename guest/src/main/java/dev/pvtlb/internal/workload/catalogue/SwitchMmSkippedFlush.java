@@ -50,10 +50,10 @@ public final class SwitchMmSkippedFlush extends Catalogue {
         long o = map(other, 1, 1);
         // CPU 1: task "user" caches mm's translations, sleeps while "other" runs on another mm,
         // then comes back: the switch whose window the zap may hit.
-        g.spawn("user", mm, 1, new Sequence(cachesThenLeaves(r)));
-        g.spawn("other", other, 1, new Sequence(List.of(sleep(4_000), populate(o, 1))));
+        g.spawnPinned("user", mm, 1, new Sequence(cachesThenLeaves(r)));
+        g.spawnPinned("other", other, 1, new Sequence(List.of(sleep(4_000), populate(o, 1))));
         // CPU 0: one MADV_DONTNEED of the range, its phase chosen around CPU 1's switch back.
-        g.spawn("zapper", mm, 0, new Sequence(List.of(populate(r, 4), sleep(2_000), delay(0, 12_700, 128),
+        g.spawnPinned("zapper", mm, 0, new Sequence(List.of(populate(r, 4), sleep(2_000), delay(0, 12_700, 128),
                 madvise(mm, r, 4), spin(6_000))));
         return mm;
     }
