@@ -43,7 +43,17 @@ public enum Counter {
     /** The host moved a vCPU thread to another pCPU (host.balance=idle: wake-up placement, newly idle balancing). */
     VCPU_MIGRATIONS("vcpu_migrations"),
     /** Guest tasks moved to another CPU by the guest's scheduler (sched.balance; perf's cpu-migrations). */
-    MIGRATIONS("migrations");
+    MIGRATIONS("migrations"),
+    /**
+     * Of ipis_sent, the reschedule IPIs (smp_send_reschedule(): a task woken onto a halted CPU, a
+     * sleeper on mmap_lock among them; /proc/interrupts' RES line), which flush no TLB.
+     */
+    RESCHEDULE_IPIS("resched_ipis"),
+    /**
+     * Tasks woken onto an idle CPU without an IPI: on x86 bare metal the idle loop's MWAIT monitors
+     * its thread flags, and the store of TIF_NEED_RESCHED wakes it (sched_wake_idle_without_ipi).
+     */
+    WAKE_IDLE_WITHOUT_IPI("wake_idle_without_ipi");
 
     public final String key;
 

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
 
 /**
- * mmapLock=rwsem in whole runs: tasks sleep on mm->mmap_lock and are woken by reschedule IPIs.
+ * mmapLock=rwsem in whole runs: tasks sleep on mm->mmap_lock and are woken, on this x86 bare
+ * metal, by a store to the idle CPU's polled flags (no IPI; Kernel.wakeIdle).
  * ebizzy -m (alloc=mmap) takes the lock as a writer twice per record; ebizzy -M (alloc=heap)
  * only reads it.
  */
@@ -34,7 +35,7 @@ class MmapLockRunTest {
     void writersSerialiseAndFaultsQueueBehindThem() {
         RunReport r = Runner.run(ebizzy("rwsem"));
         assertEquals(384, r.counters().get("page_faults"), "the same work");
-        assertEquals(33, r.counters().get("mmap_lock_waits"), "writers that find a running writer spin instead of sleeping");
+        assertEquals(35, r.counters().get("mmap_lock_waits"), "writers that find a running writer spin instead of sleeping");
         assertEquals(0, r.hazards().size());
     }
 
@@ -42,7 +43,7 @@ class MmapLockRunTest {
     void withPerVmaLocksFaultsNeverWaitButWritersStillSerialise() {
         RunReport r = Runner.run(ebizzy("vma"));
         assertEquals(384, r.counters().get("page_faults"), "the same work");
-        assertEquals(7, r.counters().get("mmap_lock_waits"), "only mmap and munmap wait on each other (33 with rwsem, where faults queue too)");
+        assertEquals(9, r.counters().get("mmap_lock_waits"), "only mmap and munmap wait on each other (35 with rwsem, where faults queue too)");
         assertEquals(0, r.hazards().size());
     }
 
@@ -50,7 +51,7 @@ class MmapLockRunTest {
     void theLockCostsThroughput() {
         double off = Runner.run(ebizzy("off")).metrics().get("records_per_s").mean();
         double rwsem = Runner.run(ebizzy("rwsem")).metrics().get("records_per_s").mean();
-        assertEquals(50801, Math.round(rwsem));
+        assertEquals(56379, Math.round(rwsem));
         assertEquals(true, rwsem < off, "off " + off + " rwsem " + rwsem);
     }
 }

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class QuantumGrainTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-        "munmap-storm, munmap_ns, 101710.80275, 100729.47025",
+        "munmap-storm, munmap_ns, 105260.116, 105079.803",
         "sysbench-mmap-rndwr, throughput, 4069808.241225, 4069437.871935",
         "tlb-flush2, loops_per_s, 601766.248114, 599077.21373"
     })

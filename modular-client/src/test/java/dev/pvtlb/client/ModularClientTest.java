@@ -45,9 +45,9 @@ class ModularClientTest {
                 "exports dev.pvtlb.internal.sim: false",
                 "backends: [arm64, hyperv, invlpgb, kvm, module-counting, module-sealed, native, pvm, rar, xen-pv]",
                 "study module: dev.pvtlb.study",
-                "native: nr_tlb_remote_flush=800 ipis_sent=1414 hypercalls=0 munmap_ns=3394.0",
-                "kvm: nr_tlb_remote_flush=796 ipis_sent=1043 hypercalls=634 munmap_ns=3727.9",
-                "module-counting: nr_tlb_remote_flush=800 ipis_sent=1414 hypercalls=0 munmap_ns=3394.0",
+                "native: nr_tlb_remote_flush=800 ipis_sent=1894 hypercalls=0 munmap_ns=5408.8",
+                "kvm: nr_tlb_remote_flush=784 ipis_sent=1807 hypercalls=779 munmap_ns=80351.8",
+                "module-counting: nr_tlb_remote_flush=800 ipis_sent=1894 hypercalls=0 munmap_ns=5408.8",
                 "module-sealed: backend dev.pvtlb.client.sealed.SealedBackend: module dev.pvtlb.client neither exports "
                         + "package dev.pvtlb.client.sealed nor opens it to dev.pvtlb.guest, so the patched pv_ops cannot "
                         + "call it (add 'opens dev.pvtlb.client.sealed to dev.pvtlb.guest;')",

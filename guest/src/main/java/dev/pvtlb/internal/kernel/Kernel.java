@@ -65,6 +65,8 @@ public final class Kernel implements AutoCloseable, BackendContext {
     private final FrameAllocator allocator;
     private final PageTables pageTables;
     private final VmStat vmstat = new VmStat();
+    /** Idle CPUs wait in MWAIT on their thread flags (x86 bare metal): a wake-up needs no IPI ({@link #wakeIdle}). */
+    private final boolean idlePolls;
     private final CpuTime cpuTime;
     private final CostLedger ledger = new CostLedger();
     private final TraceStream trace = new TraceStream();
@@ -107,6 +109,7 @@ public final class Kernel implements AutoCloseable, BackendContext {
         this.costs = new Costs(profile);
         this.knobs = KnobRegistry.resolve(config.backend(), config.knobs(), config.workloadKnobs());
         this.guestKnobs = new GuestKnobs(knobs);
+        this.idlePolls = !config.backend().virtualized() && "x86".equals(profile.arch());
         this.rng = new Rng(config.seed());
         this.engine = primary != null ? primary.engine
                 : new Engine(chooser != null ? chooser : new SeededChooser(rng.forPurpose("chooser").nextLong()),
@@ -568,10 +571,32 @@ public final class Kernel implements AutoCloseable, BackendContext {
     }
 
     /**
+     * Wakes {@code target}, halted in its idle loop, to run a task queued on it (resched_curr(),
+     * ttwu_queue_wakelist()). On x86 bare metal the idle loop waits in MWAIT on its thread flags
+     * with TIF_POLLING_NRFLAG set (mwait_idle_with_hints(), used by intel_idle and by acpi_idle's
+     * FFH states), so set_nr_and_not_polling() / set_nr_if_polling() find it polling: the store of
+     * TIF_NEED_RESCHED ends the MWAIT and no IPI is sent (the tracepoint
+     * sched_wake_idle_without_ipi). A guest idles in HLT (KVM, Xen, Hyper-V and PVM expose no
+     * MWAIT to it by default) and arm64 in WFI, neither polling: a reschedule IPI. As with HLT, the
+     * model charges no C-state exit latency. Returns what the waker pays.
+     */
+    public long wakeIdle(KernelCpu from, KernelCpu target) {
+        if (!idlePolls) {
+            return sendReschedule(from, target);
+        }
+        long now = engine.now();
+        long cost = from.writeLine(target.idleFlagsLine, now);
+        target.schedulePollingWake(now + cost);
+        vmstat.inc(dev.pvtlb.stats.Counter.WAKE_IDLE_WITHOUT_IPI);
+        return cost;
+    }
+
+    /**
      * smp_send_reschedule() from {@code from} to {@code target}. On arrival the target takes the
      * interrupt (sysvec_reschedule_ipi) and, if halted, leaves HLT.
      */
     public long sendReschedule(KernelCpu from, KernelCpu target) {
+        vmstat.inc(dev.pvtlb.stats.Counter.RESCHEDULE_IPIS);
         return send(from, new KernelCpu[] {target}, 1, IpiKind.RESCHEDULE);
     }
 

@@ -52,6 +52,12 @@ public final class KernelCpu implements Cpu, Event {
     final ContendedLine tlbstateSharedLine = new ContendedLine();
     /** This CPU's flush_tlb_info (a per-CPU variable since 5.x): written here, read by the targets. */
     final ContendedLine flushTlbInfoLine = new ContendedLine();
+    /**
+     * The idle task's thread_info->flags, which the idle loop's MWAIT monitors on x86 bare metal
+     * (mwait_idle_with_hints()): a waker's store of TIF_NEED_RESCHED to it ends the MWAIT.
+     */
+    final ContendedLine idleFlagsLine = new ContendedLine();
+    private final Event pollWake = e -> wakeFromPolling();
 
     // Interrupts: the call-function vector only (the one TLB shootdown uses).
     private int irqOff;
@@ -428,6 +434,18 @@ public final class KernelCpu implements Cpu, Event {
         guest.engine().at(time, kind == dev.pvtlb.smp.IpiKind.RESCHEDULE ? reschedArrival : ipiArrival);
     }
 
+    /** At {@code time}, the store that set TIF_NEED_RESCHED reaches this CPU's MWAIT monitor (see {@link Kernel#wakeIdle}). */
+    void schedulePollingWake(long time) {
+        guest.engine().at(time, pollWake);
+    }
+
+    /** MWAIT ends on the monitored store: an idle CPU goes back to its idle loop, which schedules the woken task; no interrupt. */
+    private void wakeFromPolling() {
+        if (isHalted()) {
+            wake();
+        }
+    }
+
     /** A RESCHEDULE_VECTOR IPI: a woken task waits in the run queue; a halted CPU leaves HLT to run it. */
     private void reschedArrived(Engine e) {
         guest.vmstat().inc(Counter.IPIS_RECEIVED);
@@ -729,6 +747,7 @@ public final class KernelCpu implements Cpu, Event {
         callFunctionPending = false;
         callSingleQueue.clear();
         callSingleQueueLine.reset();
+        idleFlagsLine.reset();
         tlbstateSharedLine.reset();
         flushTlbInfoLine.reset();
         ipiHandler.reset();

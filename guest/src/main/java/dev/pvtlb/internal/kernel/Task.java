@@ -104,7 +104,7 @@ public final class Task {
         placeOnWake();
         cpu.runQueue.add(this);
         if (cpu != waker && cpu.isHalted()) {
-            return cpu.kernel().sendReschedule(waker, cpu);
+            return cpu.kernel().wakeIdle(waker, cpu);
         }
         return 0;
     }
@@ -127,9 +127,10 @@ public final class Task {
         if (cpu == timerCpu) {
             cpu.wake();
         } else if (cpu.isHalted()) {
-            // Woken onto another CPU by the timer's CPU: the reschedule IPI (ttwu_queue), whose
-            // sending cost falls in the timer interrupt, which the model does not charge.
-            cpu.kernel().sendReschedule(timerCpu, cpu);
+            // Woken onto another CPU by the timer's CPU: the reschedule IPI (ttwu_queue), or the
+            // store to a polling idle CPU's flags, whose cost falls in the timer interrupt, which
+            // the model does not charge.
+            cpu.kernel().wakeIdle(timerCpu, cpu);
         }
     }
 
