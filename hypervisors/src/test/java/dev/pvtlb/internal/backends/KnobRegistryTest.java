@@ -24,6 +24,20 @@ class KnobRegistryTest {
     private static final PvBackend NATIVE = PvBackends.byName("native");
     private static final PvBackend KVM = PvBackends.byName("kvm");
 
+    /**
+     * A workload's own default (the catalogue's mmapLock=off) stands in for the knob's default only:
+     * a kernel preset overrides it, and a knob set explicitly overrides both.
+     */
+    @Test
+    void aWorkloadsDefaultLiesBeneathThePresetAndTheExplicitKnob() {
+        Map<String, String> workload = Map.of("mmapLock", "off");
+        assertEquals("off", KnobRegistry.resolve(NATIVE, Map.of(), workload).get("mmapLock"));
+        assertEquals("vma", KnobRegistry.resolve(NATIVE, Map.of(), Map.of()).get("mmapLock"), "the knob's own default");
+        assertEquals("rwsem", KnobRegistry.resolve(NATIVE, Map.of("kernel", "5.2"), workload).get("mmapLock"));
+        assertEquals("vma", KnobRegistry.resolve(NATIVE, Map.of("kernel", "6.15"), workload).get("mmapLock"));
+        assertEquals("rwsem", KnobRegistry.resolve(NATIVE, Map.of("kernel", "6.15", "mmapLock", "rwsem"), workload).get("mmapLock"));
+    }
+
     @Test
     void aKnobOfAnotherBackendIsRefusedWithTheBackendToChoose() {
         ModelException e = assertThrows(ModelException.class, () -> KnobRegistry.resolve(NATIVE, Map.of("kvm.boost", "true")));
