@@ -11,13 +11,9 @@ record Backend(String name, String scenario, long seed, List<CounterRule> rules)
         this(name, scenario, seed, List.of(rules));
     }
 
-    /**
-     * pvtlb's arguments for this row, writing the report to {@code json} inside the container.
-     * mmapLock=off: no thread sleeps on mmap_lock, so no reschedule IPI wakes one, and every IPI a
-     * row counts is a flush's.
-     */
+    /** pvtlb's arguments for this row, writing the report to {@code json} inside the container. */
     List<String> runArgs(String json) {
-        return List.of("run", scenario, "--backend", name, "--seed", Long.toString(seed), "--set", "mmapLock=off", "--json", json);
+        return List.of("run", scenario, "--backend", name, "--seed", Long.toString(seed), "--json", json);
     }
 
     /** The name alone, for parameterised test names. */

@@ -595,7 +595,7 @@ public final class Kernel implements AutoCloseable, BackendContext {
      * smp_send_reschedule() from {@code from} to {@code target}. On arrival the target takes the
      * interrupt (sysvec_reschedule_ipi) and, if halted, leaves HLT.
      */
-    public long sendReschedule(KernelCpu from, KernelCpu target) {
+    private long sendReschedule(KernelCpu from, KernelCpu target) {
         vmstat.inc(dev.pvtlb.stats.Counter.RESCHEDULE_IPIS);
         return send(from, new KernelCpu[] {target}, 1, IpiKind.RESCHEDULE);
     }

@@ -2,6 +2,7 @@ package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.sim.Event;
+import java.util.BitSet;
 import java.util.SplittableRandom;
 
 /**
@@ -18,7 +19,7 @@ public final class Task {
      * p->cpus_mask: the CPUs the scheduler may move it to, set by sched_setaffinity() (taskset,
      * numactl, pthread_attr_setaffinity_np); null for every CPU, as a task is born.
      */
-    private final java.util.BitSet allowed;
+    private final BitSet allowed;
     private final Program program;
     private final SplittableRandom random;
     final UserMode userMode = new UserMode(this);
@@ -34,12 +35,12 @@ public final class Task {
     /** Spinning for the mmap_lock (rwsem_optimistic_spin): the next attempt may steal it. */
     boolean mmapLockSpinning;
 
-    public Task(int id, String name, Mm mm, KernelCpu cpu, java.util.BitSet allowed, Program program, SplittableRandom random) {
+    public Task(int id, String name, Mm mm, KernelCpu cpu, BitSet allowed, Program program, SplittableRandom random) {
         this.id = id;
         this.name = name;
         this.mm = mm;
         this.cpu = cpu;
-        this.allowed = allowed == null ? null : (java.util.BitSet) allowed.clone();
+        this.allowed = allowed == null ? null : (BitSet) allowed.clone();
         this.program = program;
         this.random = random;
         this.wakeUp = e -> wake();

@@ -219,15 +219,13 @@ class BackendScenarioTest {
     @ParameterizedTest
     @ValueSource(strings = {"invlpgb", "rar"})
     void broadcastAndRemoteActionBackendsSendNoIpis(String backend) {
-        // mmapLock=off: no thread sleeps on mmap_lock, so no reschedule IPI wakes one, and every IPI
-        // would be a flush's.
-        RunReport r = Runner.run(Scenario.of("munmap-storm").backend(backend).seed(3).set("mmapLock", "off"));
+        RunReport r = Runner.run(Scenario.of("munmap-storm").backend(backend).seed(3));
         Map<String, Long> c = r.counters();
         assertEquals(0, c.get("ipis_sent"));
         assertEquals(0, c.get("nr_tlb_remote_flush_received"), "no handler runs on a target");
         long flushes = backend.equals("invlpgb") ? c.get("broadcast_flushes") : c.get("remote_action_requests");
         assertTrue(flushes > 0);
-        RunReport nat = Runner.run(Scenario.of("munmap-storm").backend("native").seed(3).set("mmapLock", "off"));
+        RunReport nat = Runner.run(Scenario.of("munmap-storm").backend("native").seed(3));
         assertTrue(nat.counters().get("ipis_sent") > 0);
         assertTrue(r.metrics().get("munmap_ns").mean() < nat.metrics().get("munmap_ns").mean(),
                 backend + " " + r.metrics().get("munmap_ns") + " vs native " + nat.metrics().get("munmap_ns"));
