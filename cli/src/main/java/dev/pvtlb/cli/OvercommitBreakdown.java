@@ -8,14 +8,15 @@ import java.util.List;
 /**
  * The HTML section of a virtualized run that says where its vCPUs' time went under the host
  * scheduler, the figures to read before blaming a flush design for an overcommit collapse: each
- * category of vCPU time as a share of all of it (stolen is time runnable but not running), the
+ * category of vCPU time as a share of all of it (stolen is time runnable but not running, a
+ * spinner's included; ipi_wait and lock_spin are spins while on the pCPU), the
  * host's scheduling events per vCPU-millisecond (pause-loop exits, the directed yields
  * kvm_vcpu_on_spin() made, preemptions, halt-poll wake-ups, migrations), and what a remote flush
  * waited (csd_lock_wait) and how many flushes KVM deferred to a preempted target instead.
  * Shown only for runs where the host preempted a vCPU or a vCPU exited.
  */
 final class OvercommitBreakdown {
-    private static final List<String> EVENTS = List.of("ple_exits", "directed_yields", "vcpu_preemptions", "halt_poll_wakeups",
+    private static final List<String> EVENTS = List.of("ple_exits", "directed_yields", "vcpu_preemptions", "halt_poll_wakeups", "pv_wait_halts",
             "vcpu_migrations", "vmexits", "hypercalls");
 
     private OvercommitBreakdown() {}
@@ -30,7 +31,8 @@ final class OvercommitBreakdown {
             return;
         }
         b.append("<h2>KVM overcommit breakdown").append(Html.escape(heading)).append("</h2>\n<p>Where the vCPUs' time went, as a share "
-                + "of all vCPU time (stolen: runnable but waiting for a pCPU), and the host's scheduling events per "
+                + "of all vCPU time (stolen: runnable but waiting for a pCPU, a spinning vCPU's included; ipi_wait: spinning in "
+                + "csd_lock_wait(); lock_spin: spinning for a contended spinlock), and the host's scheduling events per "
                 + "vCPU-millisecond.</p>\n<table><tr><th>vCPU time</th>");
         for (String l : labels) {
             b.append("<th>").append(Html.escape(l)).append("</th>");

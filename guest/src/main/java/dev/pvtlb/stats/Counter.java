@@ -53,7 +53,14 @@ public enum Counter {
      * Tasks woken onto an idle CPU without an IPI: on x86 bare metal the idle loop's MWAIT monitors
      * its thread flags, and the store of TIF_NEED_RESCHED wakes it (sched_wake_idle_without_ipi).
      */
-    WAKE_IDLE_WITHOUT_IPI("wake_idle_without_ipi");
+    WAKE_IDLE_WITHOUT_IPI("wake_idle_without_ipi"),
+    /**
+     * Spinlock waiters that gave up spinning and halted in pv_wait() (kvm_wait(), after
+     * SPIN_THRESHOLD turns or behind a halted predecessor, kernel/locking/qspinlock_paravirt.h);
+     * each is woken by the unlocker's kick, KVM_HC_KICK_CPU, which is what makes it a vCPU
+     * kvm_vcpu_wake_up() marks ready (d73eb57b80b9).
+     */
+    PV_WAIT_HALTS("pv_wait_halts");
 
     public final String key;
 

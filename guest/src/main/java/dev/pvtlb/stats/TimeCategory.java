@@ -6,9 +6,19 @@ public enum TimeCategory {
     KERNEL("kernel"),
     FLUSH_HANDLER("flush_handler"),
     IPI_WAIT("ipi_wait"),
+    /**
+     * Spinning for a contended spinlock: the queued-spinlock slow path
+     * (queued_spin_lock_slowpath(), or its paravirtual variant before pv_wait() halts), what a
+     * kernel profile shows as native_queued_spin_lock_slowpath. A halted pv_wait() is idle.
+     */
+    LOCK_SPIN("lock_spin"),
     SWITCH_MM("switch_mm"),
     IDLE("idle"),
-    /** A vCPU not running on any pCPU (preempted by the host, or waiting for it). */
+    /**
+     * A vCPU not running on any pCPU while it has work (preempted by the host, or waiting for
+     * it), a spinning one's included: the guest's steal time. A halted vCPU's time off its pCPU
+     * is idle.
+     */
     STOLEN("stolen"),
     /**
      * Invalidations another CPU asked this one's hardware to do, with no software handler:

@@ -116,6 +116,7 @@ public final class SwimLanes {
             case "kernel" -> "#3182bd";
             case "flush_handler" -> "#e6550d";
             case "ipi_wait" -> "#fdae6b";
+            case "lock_spin" -> "#d62728";
             case "switch_mm" -> "#756bb1";
             case "idle" -> "#e5e5e5";
             case "stolen" -> "#636363";

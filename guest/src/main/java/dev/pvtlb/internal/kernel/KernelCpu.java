@@ -512,11 +512,30 @@ public final class KernelCpu implements Cpu, Event {
         }
         long now = guest.engine().now();
         blocked = false;
-        guest.cpuTime().book(id, blockedCategory, blockedSince, now);
+        bookBlocked(now);
         enqueue(now);
         if (blockedCategory == TimeCategory.IDLE && guest.vcpuHost() != null) {
             guest.vcpuHost().kicked(this);
         }
+    }
+
+    /**
+     * Books the blocked stretch up to {@code now}. A CPU blocked other than idle is busy-waiting
+     * (csd_lock_wait(), a spinlock's slow path): while the host has its vCPU descheduled, the
+     * stretch is the guest's steal time, not the wait's (the host books it so at each deschedule
+     * and resume, {@link #vcpuPreempt}, {@link #vcpuResume}); a spin for a lock is lock_spin.
+     */
+    private void bookBlocked(long now) {
+        TimeCategory c = blockedCategory;
+        if (c != TimeCategory.IDLE) {
+            if (!vcpuRunning) {
+                c = TimeCategory.STOLEN;
+            } else if (lockSpinning && c == TimeCategory.KERNEL) {
+                c = TimeCategory.LOCK_SPIN;
+            }
+        }
+        guest.cpuTime().book(id, c, blockedSince, now);
+        blockedSince = now;
     }
 
     /** HLT: on a host, the vCPU exits and stops being runnable. */
@@ -666,12 +685,18 @@ public final class KernelCpu implements Cpu, Event {
     public void vcpuPreempt() {
         if (vcpuRunning) {
             descheduledAt = guest.engine().now();
+            if (blocked && blockedCategory != TimeCategory.IDLE) {
+                bookBlocked(descheduledAt); // the spin so far; from here its vCPU's time is stolen
+            }
         }
         vcpuRunning = false;
     }
 
     /** The host runs this vCPU again; time spent parked counts as stolen. */
     public void vcpuResume() {
+        if (!vcpuRunning && blocked && blockedCategory != TimeCategory.IDLE) {
+            bookBlocked(guest.engine().now()); // stolen while it spun descheduled
+        }
         if (!vcpuRunning && descheduledAt >= 0) {
             descheduledBefore += guest.engine().now() - descheduledAt;
             descheduledAt = -1;

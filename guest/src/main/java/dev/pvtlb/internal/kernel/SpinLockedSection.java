@@ -174,6 +174,7 @@ public final class SpinLockedSection extends InternalPath {
 
     /** pv_wait(): halt until kicked; the waiter behind notices at its next look and halts too. */
     private long pvWait(KernelCpu cpu, long now) {
+        cpu.kernel().vmstat().inc(dev.pvtlb.stats.Counter.PV_WAIT_HALTS);
         halting = true;
         cpu.lockSpinning(false);
         lock.halting(cpu);

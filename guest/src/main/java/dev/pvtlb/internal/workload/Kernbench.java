@@ -68,7 +68,8 @@ public final class Kernbench implements Workload {
             Map<String, Metric> m = new LinkedHashMap<>();
             m.put("elapsed_s", new Metric(finish.elapsedS(), "s", false));
             long sys = guest.cpuTime().total(TimeCategory.KERNEL) + guest.cpuTime().total(TimeCategory.FLUSH_HANDLER)
-                    + guest.cpuTime().total(TimeCategory.IPI_WAIT) + guest.cpuTime().total(TimeCategory.SWITCH_MM);
+                    + guest.cpuTime().total(TimeCategory.IPI_WAIT) + guest.cpuTime().total(TimeCategory.LOCK_SPIN)
+                    + guest.cpuTime().total(TimeCategory.SWITCH_MM);
             m.put("system_s", new Metric(sys / 1e9, "s", false));
             return m;
         };

@@ -215,7 +215,7 @@ class KvmHostMechanismsTest {
         Scripted s = lockers(cfg, new long[] {1, 1_001}, new long[] {3_000_000, 10_000}, held);
         s.run();
         return new long[] {held[1] - (held[0] + 3_000_000), s.guest.cpuTime().get(1, TimeCategory.IDLE),
-            s.count(Counter.HYPERCALLS), s.count(Counter.PLE_EXITS)};
+            s.count(Counter.HYPERCALLS), s.count(Counter.PLE_EXITS), s.count(Counter.PV_WAIT_HALTS)};
     }
 
     @Test
@@ -226,12 +226,14 @@ class KvmHostMechanismsTest {
         // the lock a VM entry (600 ns) and a line transfer (20 ns) after the unlock.
         assertEquals(620, pv[0]);
         assertEquals(1, pv[2], "the kick");
+        assertEquals(1, pv[4], "one pv_wait() halt");
         assertTrue(pv[1] >= 3_000_000 - 1_638_400 - 1_001 - 205 && pv[1] <= 3_000_000 - 1_638_400 + 600, "halted " + pv[1] + " ns");
         // Spinning until then, it took pause-loop exits at windows of 1365 ns doubling: 10 in 1.4 ms.
         assertEquals(10, pv[3]);
         long[] spin = lockWaiter("false");
         assertEquals(40, spin[0], "a spinning waiter has it at once: behind the unlock's write, 20 + 20 ns");
         assertEquals(0, spin[2], "no kick");
+        assertEquals(0, spin[4], "no pv_wait()");
         assertTrue(spin[1] < 1_000, "never halted: " + spin[1] + " ns idle");
         assertEquals(11, spin[3], "pause-loop exits for the whole 3 ms");
     }
@@ -298,5 +300,42 @@ class KvmHostMechanismsTest {
         // as it ran again: 8496695 ns.
         assertEquals(6_860_260, r[0]);
         assertEquals(1, r[2], "one kick");
+    }
+
+    @Test
+    void aLockWaitersSpinIsLockSpinTimeAndItsPauseLoopExitsAreStolen() {
+        GuestConfig cfg = GuestConfig.builder().cpus(2).seed(11).backend("kvm").pcpus(2).knob("kvm.pvSpinlock", "false").build();
+        Scripted s = lockers(cfg, new long[] {1, 1_001}, new long[] {3_000_000, 10_000}, new long[2]);
+        s.run();
+        // vCPU 1 waits from 1 us to the unlock at 3 ms: its 11 pause-loop exits' host work (600 ns
+        // each) is stolen, the rest of the wait is the spin (queued_spin_lock_slowpath()), not kernel.
+        assertEquals(11, s.count(Counter.PLE_EXITS));
+        assertEquals(6_600, s.guest.cpuTime().get(1, TimeCategory.STOLEN));
+        assertEquals(2_992_435, s.guest.cpuTime().get(1, TimeCategory.LOCK_SPIN));
+        assertEquals(12_545, s.guest.cpuTime().get(1, TimeCategory.KERNEL), "the lock section's own steps and the task's syscall");
+    }
+
+    /**
+     * vCPU 1 holds a spinlock for 12 ms; vCPU 0 asks for it 1 us in and shares its pCPU with vCPU 2,
+     * which computes throughout; no pause-loop exits, so the host deschedules vCPU 0 at its slice's
+     * end in the middle of its spin.
+     */
+    @Test
+    void aSpinnerDescheduledByTheHostIsStolenForThatStretchNotSpinning() {
+        GuestConfig cfg = GuestConfig.builder().cpus(3).seed(11).backend("kvm").pcpus(2).knob("kvm.pvSpinlock", "false")
+                .knob("kvm.ple", "false").build();
+        long[] held = new long[2];
+        Scripted s = lockers(cfg, new long[] {1_001, 1}, new long[] {10_000, 12_000_000}, held);
+        s.spawn(2, new Spin(30_000_000));
+        s.run();
+        long spun = s.guest.cpuTime().get(0, TimeCategory.LOCK_SPIN);
+        long stolen = s.guest.cpuTime().get(0, TimeCategory.STOLEN);
+        assertEquals(2, s.count(Counter.VCPU_PREEMPTIONS));
+        // The pCPU shared about evenly: 5.2 ms spun while running, 6.8 ms runnable off the pCPU (the
+        // guest's steal time). Booked as the wait's, the whole 12 ms would read as spinning.
+        assertEquals(5_198_435, spun);
+        assertEquals(6_800_600, stolen);
+        assertEquals(12_002_652, held[0], "vCPU 0 had the lock 2.7 us after the unlock");
+        assertTrue(held[0] - 1_001 - (spun + stolen) < 5_000, "the wait is spin plus steal: " + (spun + stolen));
     }
 }
