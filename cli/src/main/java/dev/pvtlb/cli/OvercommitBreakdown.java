@@ -12,7 +12,8 @@ import java.util.List;
  * spinner's included; ipi_wait and lock_spin are spins while on the pCPU), the
  * host's scheduling events per vCPU-millisecond (pause-loop exits, the directed yields
  * kvm_vcpu_on_spin() made, preemptions, halt-poll wake-ups, migrations), and what a remote flush
- * waited (csd_lock_wait) and how many flushes KVM deferred to a preempted target instead.
+ * waited (csd_lock_wait), how long an IPI waited at its target for the handler, and how many
+ * flushes KVM deferred to a preempted target instead.
  * Shown only for runs where the host preempted a vCPU or a vCPU exited.
  */
 final class OvercommitBreakdown {
@@ -62,6 +63,13 @@ final class OvercommitBreakdown {
         for (RunReport r : reports) {
             long flushes = r.counters().getOrDefault("nr_tlb_remote_flush", 0L);
             b.append("<td>").append(flushes == 0 ? "-" : Figures.num((double) r.cpuTimeNs().getOrDefault("ipi_wait", 0L) / flushes))
+                    .append("</td>");
+        }
+        b.append("</tr>\n<tr><td>an IPI's wait at its target until the handler runs (vCPU descheduled, IRQs off), ns</td>");
+        for (RunReport r : reports) {
+            // call-function IPIs: a reschedule IPI (resched_ipis) has no handler that waits
+            long received = r.counters().getOrDefault("ipis_received", 0L) - r.counters().getOrDefault("resched_ipis", 0L);
+            b.append("<td>").append(received == 0 ? "-" : Figures.num((double) r.costNs().getOrDefault("ipi_delivery", 0L) / received))
                     .append("</td>");
         }
         b.append("</tr>\n<tr><td>flushes deferred to a preempted target, per remote flush</td>");

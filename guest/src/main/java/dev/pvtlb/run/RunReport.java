@@ -50,7 +50,7 @@ public record RunReport(String scenario, String backend, Map<String, String> kno
         for (CostPart p : CostPart.values()) {
             String per = switch (p) {
                 case FLUSH_SETUP, FLUSH_SEND, FLUSH_LOCAL, LINE_TRANSFERS -> flushes;
-                case TARGET_IRQ -> Counter.IPIS_RECEIVED.key;
+                case IPI_DELIVERY, TARGET_IRQ -> Counter.IPIS_RECEIVED.key;
                 case TARGET_CSD, TARGET_FLUSH -> received;
                 case TLB_REFILLS -> Counter.TLB_MISSES.key;
             };

@@ -3,8 +3,9 @@ package dev.pvtlb.stats;
 /**
  * Where a remote flush's time goes, as the cost breakdown of a run reports it. The initiator's
  * wait for its slowest target is the {@link TimeCategory#IPI_WAIT} time; these are the parts the
- * model charges as work. {@link #LINE_TRANSFERS} is a view across the others (a line transfer
- * is also part of the step that made it), so it is not added to them.
+ * model charges as work, and {@link #IPI_DELIVERY}, how long the IPIs waited at their targets.
+ * {@link #LINE_TRANSFERS} is a view across the others (a line transfer is also part of the step
+ * that made it), so it is not added to them.
  */
 public enum CostPart {
     /** flush_tlb_mm_range(): the tlb_gen increment, filling flush_tlb_info, reading mm_cpumask. */
@@ -13,6 +14,14 @@ public enum CostPart {
     FLUSH_SEND("flush_send", "initiator: per target should_flush_tlb read, csd_lock, llist_add; IPI sends"),
     /** The initiator's own flush_tlb_func(). */
     FLUSH_LOCAL("flush_local", "initiator: its own flush_tlb_func"),
+    /**
+     * From a call-function IPI's arrival at a target until its handler starts: the target had
+     * IRQs off (a spinlock taken with spin_lock_irqsave(), a gup_fast walk) or, on a host, its
+     * vCPU was not running. A latency, not work, summed over targets: a sender waiting on several
+     * waits through the longest, and a concurrent flush (native_flush_tlb_multi()) overlaps it with
+     * its own work, so it is not part of ipi_wait.
+     */
+    IPI_DELIVERY("ipi_delivery", "targets: from an IPI's arrival to its handler (IRQs off, vCPU descheduled); latency, summed per target"),
     /** Interrupt entry and exit of the call-function IPI, and the llist_del_all of the queue. */
     TARGET_IRQ("target_irq", "targets: interrupt entry and exit, llist_del_all"),
     /** Reading each queued csd from its sender's cache, running it, csd_unlock. */

@@ -62,6 +62,8 @@ public final class KernelCpu implements Cpu, Event {
     // Interrupts: the call-function vector only (the one TLB shootdown uses).
     private int irqOff;
     private boolean callFunctionPending;
+    /** When the pending call-function IPI arrived (the first of those pending). */
+    private long callFunctionPendingSince;
     final ArrayDeque<Csd> callSingleQueue = new ArrayDeque<>();
     private final CallFunctionInterrupt ipiHandler = new CallFunctionInterrupt();
     private final Event ipiArrival = this::ipiArrived;
@@ -457,6 +459,9 @@ public final class KernelCpu implements Cpu, Event {
 
     private void ipiArrived(Engine e) {
         guest.vmstat().inc(Counter.IPIS_RECEIVED);
+        if (!callFunctionPending) {
+            callFunctionPendingSince = e.now();
+        }
         callFunctionPending = true;
         if (blocked && irqOff == 0) {
             wake();
@@ -619,6 +624,7 @@ public final class KernelCpu implements Cpu, Event {
         }
         if (callFunctionPending && irqOff == 0) {
             callFunctionPending = false;
+            guest.ledger().addNs(dev.pvtlb.stats.CostPart.IPI_DELIVERY, now - callFunctionPendingSince);
             call(ipiHandler);
         } else if (irqOff == 0 && rcuSoftirq.pending() && top() != rcuSoftirq) {
             // The softirq runs at a step boundary with IRQs on, before the interrupted path resumes.

@@ -60,6 +60,10 @@ class KvmHostMechanismsTest {
         return done.get(0).time() - send.get(0).time();
     }
 
+    private static long delivery(Scripted s) {
+        return dev.pvtlb.internal.kernel.Kernel.of(s.guest).ledger().ns(dev.pvtlb.stats.CostPart.IPI_DELIVERY);
+    }
+
     @Test
     void aSenderSpinningOnAPreemptedTargetExitsAfterThePleWindowAndTheTargetRunsNext() {
         Scripted ple = preemptedTarget("true", "false");
@@ -71,6 +75,10 @@ class KvmHostMechanismsTest {
         assertTrue(withPle >= 600 + 1365 + 600 && withPle < 3_500, "send to shootdown with PLE: " + withPle + " ns");
         Scripted none = preemptedTarget("false", "false");
         long withoutPle = sendToShootdown(none);
+        // How long the IPI waited at the preempted target for its vCPU to run (ipi_delivery): the
+        // PLE window, the yield and the target's VM entry with PLE; the sender's slice without.
+        assertEquals(1_703, delivery(ple));
+        assertEquals(2_298_610, delivery(none));
         assertEquals(0, none.count(Counter.PLE_EXITS));
         assertEquals(0, none.count(Counter.DIRECTED_YIELDS));
         // Seed 3 gives 2299792 ns.
