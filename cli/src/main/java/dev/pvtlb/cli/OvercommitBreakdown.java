@@ -65,7 +65,7 @@ final class OvercommitBreakdown {
             b.append("<td>").append(flushes == 0 ? "-" : Figures.num((double) r.cpuTimeNs().getOrDefault("ipi_wait", 0L) / flushes))
                     .append("</td>");
         }
-        b.append("</tr>\n<tr><td>an IPI's wait at its target until the handler runs (vCPU descheduled, IRQs off), ns</td>");
+        b.append("</tr>\n<tr><td>a call-function IPI's wait at its target until the handler runs (vCPU descheduled, IRQs off), ns</td>");
         for (RunReport r : reports) {
             // call-function IPIs: a reschedule IPI (resched_ipis) has no handler that waits
             long received = r.counters().getOrDefault("ipis_received", 0L) - r.counters().getOrDefault("resched_ipis", 0L);
