@@ -24,6 +24,9 @@ record BenchBaseline(String label, Map<String, Figures> entries) {
     /** The built-in baselines: a name, and the resource holding its results next to this class. */
     static final Map<String, String> BUILT_IN = Map.of("a44539b", "bench-baseline-a44539b.json");
 
+    /** How the key of an entry's fast row ends. */
+    private static final String FAST = "@fast";
+
     /** A results file is a few KiB; this bounds what a wrong path costs. */
     static final int MAX_BYTES = 1 << 20;
 
@@ -87,8 +90,10 @@ record BenchBaseline(String label, Map<String, Figures> entries) {
                 throw shape(label, "entries[" + i + "] has no string 'name'");
             }
             Figures f = new Figures(figure(label, i, e, "rtf"), figure(label, i, e, "schedules_per_s"));
-            if (entries.put(name, f) != null) {
-                throw shape(label, "entries[" + i + "]: a second entry named '" + name + "'");
+            // An entry at the fast level is its own; one without a level (before there were two) is exact.
+            boolean fast = "fast".equals(e.get("fidelity"));
+            if (entries.put(fast ? name + FAST : name, f) != null) {
+                throw shape(label, "entries[" + i + "]: a second entry named '" + name + "'" + (fast ? " at fidelity fast" : ""));
             }
         }
         return new BenchBaseline(label, entries);
@@ -111,7 +116,15 @@ record BenchBaseline(String label, Map<String, Figures> entries) {
      * the baseline has no such entry or its figure is zero (no ratio to give).
      */
     Double ratio(String entry, boolean explorer, double current) {
-        Figures f = entries.get(entry);
+        return ratio(entry, false, explorer, current);
+    }
+
+    /**
+     * As {@link #ratio(String, boolean, double)} for a row at the fast level ({@code fast}): against
+     * the baseline's fast row of that entry, else its exact one (a baseline from before the levels).
+     */
+    Double ratio(String entry, boolean fast, boolean explorer, double current) {
+        Figures f = fast && entries.containsKey(entry + FAST) ? entries.get(entry + FAST) : entries.get(entry);
         if (f == null) {
             return null;
         }

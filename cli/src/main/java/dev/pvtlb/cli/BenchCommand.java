@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.config.Fidelity;
 import dev.pvtlb.Guest;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
@@ -30,7 +31,10 @@ import picocli.CommandLine.Spec;
  * with the spread) after one untimed warm-up run of a smaller size
  * (so the JIT has compiled the hot paths; an explorer entry warms up on half its budget of
  * other schedules, since a schedule is tens of microseconds and C2 needs a second or two);
- * the suite is sized to finish within two minutes.
+ * the suite is sized to finish within two minutes at one level. A run entry runs at both fidelity
+ * levels by default ({@code --fidelity both}): its warm-up once, then {@code --repeat} timed runs
+ * at exact and as many at fast, the fast row with {@code fast_vs_exact}, the ratio of the
+ * real-time factors.
  *
  * <p>The {@code scale-N} entries run one flush-storm shape (16 threads per process, each
  * mapping, touching and unmapping 16 pages; 16384 munmaps in all) at N vCPUs, so their steps
@@ -64,6 +68,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--repeat", paramLabel = "R", description = "timed runs per entry; the median is reported (default: 3)")
     int repeat = 3;
 
+    @Option(names = "--fidelity", paramLabel = "LEVEL", description = "exact, fast or both (default both): the level of the run "
+            + "entries; with both, each runs at exact then fast and the fast row gives the ratio of the real-time factors, "
+            + "fast/exact (explorer entries are exact, as the explorer is)")
+    String fidelity = "both";
+
     @Option(names = "--baseline", paramLabel = "F", description = "compare with an earlier 'bench --json F': the ratio "
             + "of each entry's real-time factor (run entries) or schedules/s (explorer entries) to F's, beside the "
             + "figures and as vs_baseline in --json (above 1: faster now); 'a44539b' names the built-in results of "
@@ -87,6 +96,8 @@ final class BenchCommand implements Callable<Integer> {
             new RunEntry("ebizzy-3vm", "ebizzy", "kvm", List.of("vcpus=64", "pcpus=64", "vms=3", "ops=64")),
             scale(16), scale(64), scale(256),
             new RunEntry("flush-storm-1024", "munmap-storm", "native", flushStorm(1024)),
+            new RunEntry("tlb-flush2-72", "tlb-flush2", "native", List.of("topology=1x36x2", "threads=72")),
+            new RunEntry("netperf-rr", "netperf-rr", "native", List.of()),
             new ExploreEntry("gup-fast-vs-free", "gup-fast-vs-free", "native", List.of("tableFree=immediate"), 40_000),
             // The 20 us host slice the catalogue entry set until it took the profile's 3 ms: the
             // same work per schedule as the suite measured at de71212.
@@ -120,28 +131,49 @@ final class BenchCommand implements Callable<Integer> {
         }
         BenchBaseline base = baseline == null ? null : BenchBaseline.load(baseline);
         List<Map<String, Object>> entries = new ArrayList<>();
-        out.printf("%-22s %14s %16s %10s %16s %12s %10s%s%n", "entry", "steps/s", "w/o boot", "rtf", "schedules/s",
-                "peak rss MB", "heap MB", base == null ? "" : String.format("%12s", "vs baseline"));
+        List<Fidelity> levels = switch (fidelity) {
+            case "both" -> List.of(Fidelity.EXACT, Fidelity.FAST);
+            default -> List.of(Fidelity.parse(fidelity));
+        };
+        out.printf("%-22s %-6s %14s %16s %10s %16s %12s %10s %10s%s%n", "entry", "level", "steps/s", "w/o boot", "rtf", "schedules/s",
+                "peak rss MB", "heap MB", "fast/exact", base == null ? "" : String.format("%12s", "vs baseline"));
         for (Entry e : SUITE) {
             String name = e.name();
             if (only != null && !name.contains(only)) {
                 continue;
             }
+            if (e instanceof RunEntry r) {
+                Double exactRtf = null;
+                // One warm-up per entry, at the first level: the levels run the same code paths.
+                long[] heap = {0};
+                Scenario warm = ScenarioArgs.build(r.scenario(), r.backend(), warmUp(r.sets()), 1L, null).defaultFidelity(levels.getFirst());
+                Runner.run(warm, (i, n, steps, ns) -> heap[0] = liveHeapMb());
+                for (Fidelity level : levels) {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("name", name);
+                    row.put("fidelity", level.key());
+                    Scenario timed = ScenarioArgs.build(r.scenario(), r.backend(), r.sets(), 1L, null).defaultFidelity(level);
+                    List<Map<String, Object>> runs = new ArrayList<>();
+                    for (int k = 0; k < repeat; k++) {
+                        runs.add(timedRun(timed));
+                    }
+                    row.putAll(median(runs, "steps_per_s"));
+                    row.put("heap_mb", heap[0]);
+                    row.put("guest_memory_mb", warm.guestConfig(0).memoryBytes() >> 20);
+                    double rtf = (double) row.get("rtf");
+                    if (level == Fidelity.EXACT) {
+                        exactRtf = rtf;
+                    } else if (exactRtf != null && exactRtf > 0) {
+                        row.put("fast_vs_exact", rtf / exactRtf);
+                    }
+                    finish(row, e, base, out, entries);
+                }
+                continue;
+            }
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("name", name);
-            if (e instanceof RunEntry r) {
-                long[] heap = {0};
-                Scenario warm = ScenarioArgs.build(r.scenario(), r.backend(), warmUp(r.sets()), 1L, null);
-                Runner.run(warm, (i, n, steps, ns) -> heap[0] = liveHeapMb());
-                Scenario timed = ScenarioArgs.build(r.scenario(), r.backend(), r.sets(), 1L, null);
-                List<Map<String, Object>> runs = new ArrayList<>();
-                for (int k = 0; k < repeat; k++) {
-                    runs.add(timedRun(timed));
-                }
-                row.putAll(median(runs, "steps_per_s"));
-                row.put("heap_mb", heap[0]);
-                row.put("guest_memory_mb", warm.guestConfig(0).memoryBytes() >> 20);
-            } else if (e instanceof ExploreEntry x) {
+            row.put("fidelity", Fidelity.EXACT.key());
+            if (e instanceof ExploreEntry x) {
                 new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null)).explore(new RandomStrategy(1), x.budget() / 2, 60);
                 List<Map<String, Object>> runs = new ArrayList<>();
                 for (int k = 0; k < repeat; k++) {
@@ -158,18 +190,7 @@ final class BenchCommand implements Callable<Integer> {
                 }
                 row.putAll(median(runs, "schedules_per_s"));
             }
-            row.put("peak_rss_mb", peakRssMb());
-            Double ratio = base == null ? null : vsBaseline(base, e, row);
-            if (ratio != null) {
-                row.put("vs_baseline", ratio);
-            }
-            entries.add(row);
-            out.printf("%-22s %14.0f %16.0f %10.4f %16.0f %12d %10s%s%n", name, (double) row.get("steps_per_s"),
-                    (double) row.getOrDefault("run_steps_per_s", 0.0), (double) row.get("rtf"),
-                    (double) row.get("schedules_per_s"), (long) row.get("peak_rss_mb"),
-                    row.containsKey("heap_mb") ? row.get("heap_mb").toString() : "-",
-                    base == null ? "" : ratio == null ? String.format("%12s", "-") : String.format("%11.3fx", ratio));
-            out.flush();
+            finish(row, e, base, out, entries);
         }
         if (base != null) {
             out.println("vs baseline: current rtf (run entries) or schedules/s (explorer entries) over " + baseline
@@ -186,13 +207,31 @@ final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** Completes {@code row} (peak RSS, the baseline's ratio), prints it and adds it to {@code entries}. */
+    private static void finish(Map<String, Object> row, Entry e, BenchBaseline base, PrintWriter out, List<Map<String, Object>> entries) {
+        row.put("peak_rss_mb", peakRssMb());
+        Double ratio = base == null ? null : vsBaseline(base, e, row);
+        if (ratio != null) {
+            row.put("vs_baseline", ratio);
+        }
+        entries.add(row);
+        Object fe = row.get("fast_vs_exact");
+        out.printf("%-22s %-6s %14.0f %16.0f %10.4f %16.0f %12d %10s %10s%s%n", e.name(), row.get("fidelity"), (double) row.get("steps_per_s"),
+                (double) row.getOrDefault("run_steps_per_s", 0.0), (double) row.get("rtf"),
+                (double) row.get("schedules_per_s"), (long) row.get("peak_rss_mb"),
+                row.containsKey("heap_mb") ? row.get("heap_mb").toString() : "-",
+                fe == null ? "-" : String.format(java.util.Locale.ROOT, "%.2fx", (double) fe),
+                base == null ? "" : ratio == null ? String.format("%12s", "-") : String.format("%11.3fx", ratio));
+        out.flush();
+    }
+
     /**
      * The ratio of {@code row}'s figure to the baseline's: the real-time factor for a run entry,
      * schedules per second for an explorer entry; null when the baseline has none to compare.
      */
     private static Double vsBaseline(BenchBaseline base, Entry e, Map<String, Object> row) {
         boolean explorer = e instanceof ExploreEntry;
-        return base.ratio(e.name(), explorer, (double) row.get(explorer ? "schedules_per_s" : "rtf"));
+        return base.ratio(e.name(), "fast".equals(row.get("fidelity")), explorer, (double) row.get(explorer ? "schedules_per_s" : "rtf"));
     }
 
     /** One timed run of a run entry, after a separate boot of its guest to time the boot alone. */

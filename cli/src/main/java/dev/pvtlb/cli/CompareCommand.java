@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.config.Fidelity;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
@@ -177,7 +178,7 @@ final class CompareCommand implements Callable<Integer> {
         Scenario[][] scenarios = new Scenario[rows.size()][combos.size()];
         for (int r = 0; r < rows.size(); r++) {
             for (int v = 0; v < combos.size(); v++) {
-                Scenario s = ScenarioArgs.build(scenario, backend, sets, seed, reps);
+                Scenario s = ScenarioArgs.build(scenario, backend, sets, seed, reps).defaultFidelity(Fidelity.FAST);
                 for (String kv : combos.get(v)) {
                     ScenarioArgs.set(s, kv, "--vary");
                 }

@@ -99,7 +99,7 @@ final class Comparison {
 
     void print(PrintWriter out) {
         RunReport f = first();
-        out.printf("compare %s  backend %s  seed %d  reps %d  profile %s%n", scenario, f.backend(), f.seed(), f.reps(), f.profile());
+        out.printf("compare %s  backend %s  seed %d  reps %d  profile %s  fidelity %s%n", scenario, f.backend(), f.seed(), f.reps(), f.profile(), f.fidelity());
         for (int v = 0; v < variants.size(); v++) {
             out.printf("  %s = %s%n", letter(v), variants.get(v));
         }
@@ -210,6 +210,7 @@ final class Comparison {
     Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("scenario", scenario);
+        m.put("fidelity", first().fidelity());
         m.put("swept", swept == null ? "" : swept);
         m.put("rows", rows);
         m.put("variants", variants);
@@ -245,7 +246,8 @@ final class Comparison {
         StringBuilder b = new StringBuilder();
         RunReport f = first();
         b.append("<h1>").append(Html.escape(title)).append("</h1>\n<p>scenario <b>").append(Html.escape(scenario))
-                .append("</b>, profile ").append(Html.escape(f.profile())).append(", seed ").append(f.seed()).append(", reps ")
+                .append("</b>, profile ").append(Html.escape(f.profile())).append(", fidelity ").append(Html.escape(f.fidelity()))
+                .append(", seed ").append(f.seed()).append(", reps ")
                 .append(f.reps()).append(swept == null ? "" : ", swept: " + Html.escape(swept)).append("</p>\n");
         List<String> same = new ArrayList<>();
         for (String m : metrics()) {

@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.config.Fidelity;
 import dev.pvtlb.report.Figures;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
@@ -54,10 +55,10 @@ final class RunCommand implements Callable<Integer> {
         ReportFile.check(csv, "--csv");
         ReportFile.check(html, "--html");
         timeline.check();
-        Scenario s = ScenarioArgs.build(selection.scenario, selection.backend, selection.sets, seed, reps);
+        Scenario s = ScenarioArgs.build(selection.scenario, selection.backend, selection.sets, seed, reps).defaultFidelity(Fidelity.FAST);
         // The header is known before the run: print it at once, so a long run shows what it is.
         PrintWriter out = spec.commandLine().getOut();
-        printHeader(s.name(), s.backend(), s.seed(), s.reps(), s.guestConfig(0).profile().name(), out);
+        printHeader(s.name(), s.backend(), s.seed(), s.reps(), s.guestConfig(0).profile().name(), s.fidelity().key(), out);
         out.flush();
         ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), quiet);
         RunReport r = Runner.run(s, (rep, n, steps, ns) -> bar.update(rep, n, "rep " + (rep + 1) + "/" + n + ", "
@@ -79,8 +80,8 @@ final class RunCommand implements Callable<Integer> {
         return r.hazards().isEmpty() ? 0 : 1;
     }
 
-    static void printHeader(String scenario, String backend, long seed, int reps, String profile, PrintWriter out) {
-        out.printf("scenario %s  backend %s  seed %d  reps %d  profile %s%n", scenario, backend, seed, reps, profile);
+    static void printHeader(String scenario, String backend, long seed, int reps, String profile, String fidelity, PrintWriter out) {
+        out.printf("scenario %s  backend %s  seed %d  reps %d  profile %s  fidelity %s%n", scenario, backend, seed, reps, profile, fidelity);
     }
 
     static void printBody(RunReport r, PrintWriter out) {

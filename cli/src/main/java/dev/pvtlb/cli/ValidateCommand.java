@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.config.Fidelity;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
@@ -66,6 +67,15 @@ final class ValidateCommand implements Callable<Integer> {
             + "say per figure whether it is steady: moved by less than a quarter of its band's width (about 3x the time)")
     boolean steady;
 
+    @Option(names = "--fidelity", paramLabel = "LEVEL", description = "exact or fast (default fast; docs/fidelity.md): the timing "
+            + "detail of every run (a run's own --set fidelity= comes first)")
+    String fidelity = "fast";
+
+    @Option(names = "--fidelity-check", description = "run every experiment at both levels and print each figure at exact and at fast, "
+            + "the difference and whether it is within the tolerance (%% 1 pp, x 2%%, ns 3%%), and both verdicts; --json, --html and "
+            + "--markdown write that table")
+    boolean fidelityCheck;
+
     @Option(names = "--parallel", paramLabel = "N", description = "runs at once (default: the number of cores)")
     Integer parallel;
 
@@ -108,7 +118,11 @@ final class ValidateCommand implements Callable<Integer> {
         if (threads < 1 || threads > 1024) {
             throw new ModelException("--parallel must be between 1 and 1024, got " + threads);
         }
-        List<ValidationRun> runs = ValidationRunner.runsOf(experiments);
+        Fidelity level = Fidelity.parse(fidelity);
+        if (fidelityCheck) {
+            return callFidelityCheck(experiments, threads);
+        }
+        List<ValidationRun> runs = ValidationRunner.runsOf(experiments).stream().map(r -> r.at(level)).toList();
         if (sensitivity && Sensitivity.rangesOf(runs).isEmpty()) {
             throw new ModelException("--sensitivity: the runs' profile gives no ASSUMED figure with a range "
                     + "('# ASSUMED range: LOW..HIGH' above its key); nothing to vary");
@@ -117,7 +131,7 @@ final class ValidateCommand implements Callable<Integer> {
         ProgressBar progress = new ProgressBar(spec.commandLine().getErr(), quiet);
         RunResults results = ValidationRunner.run(runs, threads, progress);
         List<ValidationResult> outcome = experiments.stream().map(e -> ValidationResult.of(e, results)).toList();
-        ValidationReport report = new ValidationReport(outcome);
+        ValidationReport report = new ValidationReport(outcome, ValidationReport.REPETITIONS, level.key());
         // Sensitivity runs after the table's runs, so a failing figure is seen before the long part.
         Sensitivity s = sensitivity ? Sensitivity.run(experiments, outcome, runs, threads, progress) : null;
         SteadyState st = steady ? SteadyState.run(outcome, runs, doubledRuns, threads, progress) : null;
@@ -137,7 +151,7 @@ final class ValidateCommand implements Callable<Integer> {
         }
         if (markdown != null) {
             ReportFile.write(markdown, "--markdown", ValidationMarkdown.into(GeneratedBlock.read(markdown, "--markdown"),
-                    ValidationMarkdown.tables(outcome)));
+                    ValidationMarkdown.tables(outcome, level.key())));
         }
         if (html != null) {
             String page = report.toHtml();
@@ -148,6 +162,26 @@ final class ValidateCommand implements Callable<Integer> {
                 page = page.replace("</body></html>", st.toHtml() + "</body></html>");
             }
             ReportFile.write(html, "--html", page);
+        }
+        return 0;
+    }
+
+    /** {@code --fidelity-check}: both levels side by side, instead of the validation table. */
+    private Integer callFidelityCheck(List<ValidationExperiment> experiments, int threads) throws InterruptedException, IOException {
+        if (sensitivity || steady) {
+            throw new ModelException((sensitivity ? "--sensitivity" : "--steady") + " does not go with --fidelity-check");
+        }
+        FidelityCheck check = FidelityCheck.run(experiments, ValidationRunner.runsOf(experiments), threads,
+                new ProgressBar(spec.commandLine().getErr(), quiet));
+        check.print(spec.commandLine().getOut());
+        if (json != null) {
+            ReportFile.write(json, "--json", check.json());
+        }
+        if (html != null) {
+            ReportFile.write(html, "--html", check.toHtml());
+        }
+        if (markdown != null) {
+            ReportFile.write(markdown, "--markdown", FidelityCheck.BLOCK.into(GeneratedBlock.read(markdown, "--markdown"), check.markdown()));
         }
         return 0;
     }

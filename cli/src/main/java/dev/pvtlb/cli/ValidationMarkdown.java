@@ -17,6 +17,11 @@ final class ValidationMarkdown {
 
     private ValidationMarkdown() {}
 
+    /** {@link #tables(List)}, then the fidelity level the runs used. */
+    static String tables(List<ValidationResult> results, String fidelity) {
+        return tables(results) + "\nEvery run at fidelity " + fidelity + " (docs/fidelity.md).\n";
+    }
+
     /** One row per figure (details in parentheses in the verdict column), then each experiment's curve. */
     static String tables(List<ValidationResult> results) {
         StringBuilder b = new StringBuilder();

@@ -13,19 +13,24 @@ import java.util.Map;
  * What {@code pvtlb validate} prints and writes: the text table, the JSON document and the HTML
  * page, from the same results. Nothing here reads a clock, so two runs give the same bytes.
  */
-record ValidationReport(List<ValidationResult> results, String spreadSource) {
+record ValidationReport(List<ValidationResult> results, String spreadSource, String fidelity) {
     private static final String ROW = "%-19s %-47s %-11s %-11s %-22s %s%n";
 
     /** Where validate's standard errors come from: the repetitions of each run. */
     static final String REPETITIONS = "from the spread of its runs' repetitions (RunResults.standardError(); counters carry none)";
 
     ValidationReport(List<ValidationResult> results) {
-        this(results, REPETITIONS);
+        this(results, REPETITIONS, null);
+    }
+
+    /** A report whose runs' level is not stated (host validation's rounds). */
+    ValidationReport(List<ValidationResult> results, String spreadSource) {
+        this(results, spreadSource, null);
     }
 
     void print(PrintWriter out) {
-        out.printf("validate: %d experiment(s) of validation.md, each run with --reps %d --seed %d%n%n",
-                results.size(), ValidationRun.REPS, ValidationRun.SEED);
+        out.printf("validate: %d experiment(s) of validation.md, each run with --reps %d --seed %d%s%n%n",
+                results.size(), ValidationRun.REPS, ValidationRun.SEED, fidelity == null ? "" : " at fidelity " + fidelity);
         printTable(out);
     }
 
@@ -146,6 +151,9 @@ record ValidationReport(List<ValidationResult> results, String spreadSource) {
             experiments.add(e);
         }
         Map<String, Object> m = new LinkedHashMap<>();
+        if (fidelity != null) {
+            m.put("fidelity", fidelity);
+        }
         m.put("experiments", experiments);
         m.put("not_run_yet", ValidationExperiments.NOT_RUN_YET);
         return m;
@@ -180,6 +188,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource) {
         b.append(Comparison.head("pvtlb validate"))
                 .append("<h1>pvtlb validate</h1>\n<p>The experiments of validation.md, each run with --reps ")
                 .append(ValidationRun.REPS).append(" --seed ").append(ValidationRun.SEED)
+                .append(fidelity == null ? "" : " at fidelity " + Html.escape(fidelity))
                 .append(". Not run yet: ").append(Html.escape(String.join(", ", ValidationExperiments.NOT_RUN_YET))).append(".</p>\n");
         for (ValidationResult r : results) {
             ValidationExperiment x = r.experiment();

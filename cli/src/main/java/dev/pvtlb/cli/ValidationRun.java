@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.config.Fidelity;
 import dev.pvtlb.internal.workload.catalogue.Workloads;
 import dev.pvtlb.run.Scenario;
 import java.util.ArrayList;
@@ -77,8 +78,16 @@ record ValidationRun(String key, String scenario, String backend, List<String> s
         return new ValidationRun(key + DOUBLED, scenario, backend, List.copyOf(all));
     }
 
+    /** The run's scenario, at the fast level unless its settings name one (validate's default, docs/fidelity.md). */
     Scenario build() {
-        return ScenarioArgs.build(scenario, backend, sets, SEED, REPS);
+        return ScenarioArgs.build(scenario, backend, sets, SEED, REPS).defaultFidelity(Fidelity.FAST);
+    }
+
+    /** This run at fidelity level {@code f}: the setting goes last, so it wins over any the run had. */
+    ValidationRun at(Fidelity f) {
+        List<String> all = new ArrayList<>(sets);
+        all.add("fidelity=" + f.key());
+        return new ValidationRun(key, scenario, backend, List.copyOf(all));
     }
 
     /** The command line that gives the same report. */

@@ -44,7 +44,7 @@ class BenchCommandTest {
     @Test
     void scaleEntryRunsTheFlushStormItNamesAndReportsHeapAndGuestMemory(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("b.json");
-        MainTest.Result r = MainTest.pvtlb("bench", "--only", "scale-16", "--repeat", "2", "--json", json.toString());
+        MainTest.Result r = MainTest.pvtlb("bench", "--only", "scale-16", "--repeat", "2", "--fidelity", "exact", "--json", json.toString());
         assertEquals(0, r.code(), r.err());
         String j = Files.readString(json);
         RunReport same = Runner.run(ScenarioArgs.build("munmap-storm", "native", List.of("vcpus=16", "threads=16",
@@ -55,6 +55,36 @@ class BenchCommandTest {
         assertTrue(number(j, "heap_mb") > 0, j);
         assertEquals(1, j.split("\"name\"").length - 1, "only the one entry ran: " + j);
         assertTrue(r.out().startsWith("entry "), r.out());
+    }
+
+    @Test
+    void bothLevelsRunEachEntryAtExactThenFastAndTheFastRowGivesTheirRatio(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("b.json");
+        MainTest.Result r = MainTest.pvtlb("bench", "--only", "scale-16", "--repeat", "1", "--json", json.toString());
+        assertEquals(0, r.code(), r.err());
+        String j = Files.readString(json);
+        List<String> sets = List.of("vcpus=16", "threads=16", "processes=1", "ops=1024", "workset=16", "accesses=200", "pages=16", "memory=2048");
+        RunReport exact = Runner.run(ScenarioArgs.build("munmap-storm", "native", sets, 1L, null));
+        List<String> fastSets = new java.util.ArrayList<>(sets);
+        fastSets.add("fidelity=fast");
+        RunReport fast = Runner.run(ScenarioArgs.build("munmap-storm", "native", fastSets, 1L, null));
+        assertTrue(fast.steps() <= exact.steps(), fast.steps() + " fast steps against " + exact.steps());
+        Matcher steps = Pattern.compile("\"steps\": (\\d+)").matcher(j);
+        assertTrue(steps.find(), j);
+        assertEquals(exact.steps(), Long.parseLong(steps.group(1)), j);
+        assertTrue(steps.find(), j);
+        assertEquals(fast.steps(), Long.parseLong(steps.group(1)), j);
+        assertTrue(j.contains("\"fidelity\": \"exact\"") && j.contains("\"fidelity\": \"fast\""), j);
+        double ratio = decimal(j, "fast_vs_exact");
+        List<String> lines = r.out().lines().toList();
+        assertEquals(3, lines.size(), r.out());
+        assertTrue(lines.get(1).startsWith("scale-16               exact ") && lines.get(1).endsWith(" -"), lines.get(1));
+        assertTrue(lines.get(2).startsWith("scale-16               fast ")
+                && lines.get(2).endsWith(String.format(java.util.Locale.ROOT, "%.2fx", ratio)), lines.get(2) + " vs " + ratio);
+        // A bench --json with both levels is a baseline: each level against its own row.
+        BenchBaseline b = BenchBaseline.parse("b.json", j);
+        assertEquals(2, b.entries().size());
+        assertEquals(1.0, b.ratio("scale-16", true, false, decimal(j.substring(j.indexOf("\"fidelity\": \"fast\"")), "rtf")), 1e-12);
     }
 
     @Test
@@ -85,8 +115,8 @@ class BenchCommandTest {
     void aBaselineAddsTheRatioBesideTheFiguresAndToTheJson(@TempDir Path dir) throws Exception {
         Path base = Files.writeString(dir.resolve("tiny.json"), TINY);
         Path json = dir.resolve("b.json");
-        MainTest.Result r = MainTest.pvtlb("bench", "--only", "munmap-storm", "--repeat", "1", "--baseline", base.toString(),
-                "--json", json.toString());
+        MainTest.Result r = MainTest.pvtlb("bench", "--only", "munmap-storm", "--repeat", "1", "--fidelity", "exact",
+                "--baseline", base.toString(), "--json", json.toString());
         assertEquals(0, r.code(), r.err());
         String j = Files.readString(json);
         double rtf = decimal(j, "rtf");
@@ -95,8 +125,8 @@ class BenchCommandTest {
         assertTrue(j.startsWith("{\n  \"baseline\": \"" + base + "\",\n  \"entries\": ["), j);
         List<String> lines = r.out().lines().toList();
         assertEquals(3, lines.size(), r.out());
-        assertTrue(lines.get(0).startsWith("entry ") && lines.get(0).endsWith(" heap MB vs baseline"), lines.get(0));
-        assertTrue(lines.get(1).startsWith("munmap-storm ") && lines.get(1).endsWith(String.format("%11.3fx", vs)),
+        assertTrue(lines.get(0).startsWith("entry ") && lines.get(0).endsWith(" heap MB fast/exact vs baseline"), lines.get(0));
+        assertTrue(lines.get(1).startsWith("munmap-storm           exact ") && lines.get(1).endsWith(String.format("%11.3fx", vs)),
                 lines.get(1) + " vs " + vs);
         assertEquals("vs baseline: current rtf (run entries) or schedules/s (explorer entries) over " + base
                 + "'s; above 1 is faster, '-' where the baseline has no such entry", lines.get(2));

@@ -13,7 +13,7 @@ class StandardErrorTest {
     private static RunReport run(double mean, double stdev, int reps) {
         return new RunReport("s", "native", Map.of(), Map.of(), "x86-skylake", 1, reps,
                 Map.of("throughput", new RunReport.Summary(mean, stdev, "1/s")), Map.of("nr_tlb_remote_flush", 10L),
-                Map.of(), List.of(), 0, 0, 0, Map.of(), Map.of());
+                Map.of(), List.of(), 0, 0, 0, Map.of(), Map.of(), "exact");
     }
 
     private static RunResults runs(RunReport a, RunReport b) {

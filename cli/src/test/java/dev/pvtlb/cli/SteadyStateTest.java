@@ -17,7 +17,7 @@ class SteadyStateTest {
         Map<String, RunReport.Summary> metrics = new LinkedHashMap<>();
         metrics.put(metric, new RunReport.Summary(mean, 0, "ms"));
         return new RunReport("mprotect-noise", "arm64", Map.of(), Map.of(), "arm64-thunderx2", 1, reps, metrics, Map.of(), Map.of(),
-                List.of(), 0, simulatedS, 0, Map.of(), Map.of());
+                List.of(), 0, simulatedS, 0, Map.of(), Map.of(), "exact");
     }
 
     private static RunResults arm64(double alone, double broadcast, double local, double simulatedS) {

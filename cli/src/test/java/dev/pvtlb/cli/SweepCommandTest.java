@@ -33,12 +33,12 @@ class SweepCommandTest {
         assertEquals(0, two.code(), two.err());
         List<String> csv = Files.readAllLines(dir.resolve("one/runs.csv"));
         assertEquals(5, csv.size());
-        assertTrue(csv.get(0).startsWith("run,scenario,backend,threads,seed,reps,metric.munmap_ns,metric.access_ns,"
+        assertTrue(csv.get(0).startsWith("run,scenario,backend,threads,seed,reps,fidelity,metric.munmap_ns,metric.access_ns,"
                 + "counter.nr_tlb_remote_flush,counter.nr_tlb_remote_flush_received,"), csv.get(0));
         assertTrue(csv.get(0).endsWith(",sim.steps,sim.simulated_s,hazards,verdict"), csv.get(0));
-        assertTrue(csv.get(1).startsWith("0,munmap-storm,native,2,1,1,4173.166667,2.593083,6,3,"), csv.get(1));
-        assertTrue(csv.get(3).startsWith("2,munmap-storm,native,4,1,1,7799.75,2.568083,12,14,"), csv.get(3));
-        assertTrue(csv.get(4).startsWith("3,munmap-storm,native,4,2,1,6846.666667,2.612542,12,18,"), csv.get(4));
+        assertTrue(csv.get(1).startsWith("0,munmap-storm,native,2,1,1,fast,4173.166667,2.593083,6,3,"), csv.get(1));
+        assertTrue(csv.get(3).startsWith("2,munmap-storm,native,4,1,1,fast,7799.75,2.568083,12,14,"), csv.get(3));
+        assertTrue(csv.get(4).startsWith("3,munmap-storm,native,4,2,1,fast,6846.666667,2.612542,12,18,"), csv.get(4));
         assertTrue(csv.get(4).endsWith(",0,SAFE"), csv.get(4));
         for (String f : new String[] {"runs.csv", "runs.jsonl", "summary.html"}) {
             assertEquals(Files.readString(dir.resolve("one").resolve(f)), Files.readString(dir.resolve("two").resolve(f)), f);
@@ -55,7 +55,7 @@ class SweepCommandTest {
         List<String> jsonl = Files.readAllLines(dir.resolve("one/runs.jsonl"));
         assertEquals(4, jsonl.size());
         assertTrue(jsonl.get(0).startsWith("{\"run\":0,\"scenario\":\"munmap-storm\",\"backend\":\"native\",\"threads\":\"2\","
-                + "\"seed\":1,\"reps\":1,\"metric.munmap_ns\":4173.166667,"), jsonl.get(0));
+                + "\"seed\":1,\"reps\":1,\"fidelity\":\"fast\",\"metric.munmap_ns\":4173.166667,"), jsonl.get(0));
         String html = Files.readString(dir.resolve("one/summary.html"));
         assertEquals(1, html.split("<svg", -1).length - 1, "one chart: munmap_ns against threads");
         assertTrue(html.contains(">munmap_ns vs threads</text>"), html);

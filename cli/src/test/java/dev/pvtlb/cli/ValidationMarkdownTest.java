@@ -57,7 +57,7 @@ class ValidationMarkdownTest {
         assertTrue(once.startsWith("intro\n" + ValidationMarkdown.BEGIN + "\n| experiment | figure |"), once);
         assertTrue(once.contains("\n| arm64-noise | victim time with noise / alone, local TLBI | x1.00 | x1.00 | [x0.97, x1.05] | pass |\n"),
                 once);
-        assertTrue(once.endsWith("(0 of 1 pass).\n" + ValidationMarkdown.END + "\nend\n"), once);
+        assertTrue(once.endsWith("(0 of 1 pass).\n\nEvery run at fidelity fast (docs/fidelity.md).\n" + ValidationMarkdown.END + "\nend\n"), once);
         assertEquals(0, MainTest.pvtlb("validate", "--only", "arm64-noise", "--quiet", "--markdown", page.toString()).code());
         assertEquals(once, Files.readString(page));
         MainTest.Result bad = MainTest.pvtlb("validate", "--only", "arm64-noise", "--markdown", dir.resolve("no/such/v.md").toString());

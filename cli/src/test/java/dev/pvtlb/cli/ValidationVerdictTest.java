@@ -24,7 +24,7 @@ class ValidationVerdictTest {
         Map<String, RunReport.Summary> metrics = new LinkedHashMap<>();
         means.forEach((k, v) -> metrics.put(k, new RunReport.Summary(v, 0, "")));
         return new RunReport("s", "native", Map.of(), Map.of(), "x86-skylake", 1, 3, metrics, counters, Map.of(), List.of(), 0, 0, 0,
-                Map.of(), Map.of());
+                Map.of(), Map.of(), "exact");
     }
 
     static ValidationExperiment experiment(String id) {

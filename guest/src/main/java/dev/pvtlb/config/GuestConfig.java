@@ -16,12 +16,13 @@ import java.util.TreeMap;
  */
 public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBytes, Profile profile,
                           Map<String, String> knobs, Map<String, String> workloadKnobs, long seed, long quantumNs, long schedSliceNs,
-                          PvBackend backend, int pcpus, int vms, boolean tracePvOps, boolean speculativeWalks) {
+                          PvBackend backend, int pcpus, int vms, boolean tracePvOps, boolean speculativeWalks, Fidelity fidelity) {
     /** Default guest memory: 256 MiB. */
     public static final long DEFAULT_MEMORY = 256L << 20;
 
     public GuestConfig {
         knobs = Map.copyOf(knobs);
+        java.util.Objects.requireNonNull(fidelity, "fidelity");
         workloadKnobs = Map.copyOf(workloadKnobs);
         if (quantumNs < 0) {
             throw new ModelException("quantum must be >= 0 ns, got " + quantumNs);
@@ -60,6 +61,7 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
         private final Map<String, String> workloadKnobs = new TreeMap<>();
         private long seed = 1;
         private long quantumNs = 0;
+        private Fidelity fidelity = Fidelity.EXACT;
         /** Null: the profile's kernel.sched.base_slice.ns (EEVDF's sysctl_sched_base_slice). */
         private Long schedSliceNs;
         private PvBackend backend;
@@ -125,6 +127,12 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
             return this;
         }
 
+        /** The timing detail of the run (default {@link Fidelity#EXACT}). */
+        public Builder fidelity(Fidelity f) {
+            this.fidelity = java.util.Objects.requireNonNull(f, "fidelity");
+            return this;
+        }
+
         public Builder schedSliceNs(long s) {
             this.schedSliceNs = s;
             return this;
@@ -174,7 +182,7 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
             Profile p = profile();
             return new GuestConfig(topology, sharedSmtTlb, memoryBytes, p, knobs, workloadKnobs, seed, quantumNs,
                     schedSliceNs != null ? schedSliceNs : p.ns("kernel.sched.base_slice.ns"),
-                    backend(), pcpus, vms, tracePvOps, speculativeWalks);
+                    backend(), pcpus, vms, tracePvOps, speculativeWalks, fidelity);
         }
     }
 }

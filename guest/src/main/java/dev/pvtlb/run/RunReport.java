@@ -10,15 +10,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The result of a run: everything but {@code hostTiming} is a pure function of the scenario
- * and seed. {@link #toMap()} is the report as data; the pvtlb-report module's
+ * The result of a run: everything but {@code hostTiming} is a pure function of the scenario,
+ * seed and {@code fidelity} ({@code exact} or {@code fast}, the timing detail it ran at). {@link #toMap()} is the report as data; the pvtlb-report module's
  * {@code dev.pvtlb.report.RunReportJson} writes it as the documented, stable JSON report.
  */
 public record RunReport(String scenario, String backend, Map<String, String> knobs, Map<String, String> params,
                         String profile, long seed, int reps, Map<String, Summary> metrics,
                         Map<String, Long> counters, Map<String, Long> cpuTimeNs, List<RepHazard> hazards,
                         long steps, double simulatedS, double wallS, Map<String, Percentiles> latency,
-                        Map<String, Long> costNs) {
+                        Map<String, Long> costNs, String fidelity) {
 
     /**
      * One row of the cost breakdown: a part's virtual time over all CPUs and repetitions, and its
@@ -117,6 +117,7 @@ public record RunReport(String scenario, String backend, Map<String, String> kno
         m.put("profile", profile);
         m.put("seed", seed);
         m.put("reps", reps);
+        m.put("fidelity", fidelity);
         Map<String, Object> ms = new LinkedHashMap<>();
         metrics.forEach((k, s) -> {
             Map<String, Object> e = new LinkedHashMap<>();

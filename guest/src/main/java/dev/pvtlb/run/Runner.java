@@ -108,6 +108,6 @@ public final class Runner {
         double wall = (System.nanoTime() - wallStart) / 1e9;
         return new RunReport(s.workload().name(), s.backend(), knobs, s.params().values(),
                 profile, s.seed(), s.reps(), summaries, counters, cpuTime, hazards,
-                steps, simNs / 1e9, wall, latency, costNs);
+                steps, simNs / 1e9, wall, latency, costNs, s.fidelity().key());
     }
 }

@@ -2,6 +2,7 @@ package dev.pvtlb.run;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.config.Fidelity;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.pvops.KnobRegistry;
 import dev.pvtlb.model.ModelException;
@@ -63,6 +64,10 @@ public final class Scenario {
      * munmap time by 3% against the exact grain, where QuantumGrainTest asks for less than 2%).
      */
     private long defaultQuantumNs = -1;
+    /** The timing detail set with {@code fidelity=}; null: the command's default ({@link #defaultFidelity}). */
+    private Fidelity fidelity;
+    /** Exact unless the command running the scenario chose fast as its default (run, compare, validate, sweep, demo). */
+    private Fidelity defaultFidelity = Fidelity.EXACT;
     private final java.util.List<String> settings = new java.util.ArrayList<>();
 
     Scenario(Workload workload) {
@@ -90,6 +95,8 @@ public final class Scenario {
         c.tracePvOps = tracePvOps;
         c.quantumNs = quantumNs;
         c.defaultQuantumNs = defaultQuantumNs;
+        c.fidelity = fidelity;
+        c.defaultFidelity = defaultFidelity;
         c.settings.addAll(settings);
         return c;
     }
@@ -230,6 +237,7 @@ public final class Scenario {
                 speculation = v.equals("on");
             }
             case "quantum" -> quantumNs = parseLong(key, v, 0, 1_000_000_000L);
+            case "fidelity" -> fidelity = Fidelity.parse(v);
             case "seed" -> seed = parseLong(key, v, Long.MIN_VALUE, Long.MAX_VALUE);
             case "reps" -> reps((int) parseLong(key, v, 1, MAX_REPS));
             default -> {
@@ -241,7 +249,7 @@ public final class Scenario {
                     knobs.put(key, v); // values are checked at boot, against the chosen backend
                 } else {
                     throw new ModelException("unknown setting '" + key + "' (machine: vcpus, topology, smt.sharedTlb, memory, "
-                            + "pcpus, vms, others, profile, profile.KEY, quantum, speculation, seed, reps; workload: " + String.join(", ", workload.parameters().keySet())
+                            + "pcpus, vms, others, profile, profile.KEY, quantum, fidelity, speculation, seed, reps; workload: " + String.join(", ", workload.parameters().keySet())
                             + "; knobs: " + String.join(", ", KnobRegistry.common().stream().map(k -> k.name()).toList())
                             + " and the backends' (pvtlb backends))");
                 }
@@ -306,6 +314,21 @@ public final class Scenario {
         return this;
     }
 
+    /**
+     * The timing detail used when none was set with {@code fidelity=}: the commands that report
+     * figures (run, compare, validate, sweep, demo) choose fast; a scenario built directly, the
+     * explorer and replay keep exact.
+     */
+    public Scenario defaultFidelity(Fidelity f) {
+        this.defaultFidelity = java.util.Objects.requireNonNull(f, "fidelity");
+        return this;
+    }
+
+    /** The timing detail the scenario runs at: the one set, else the default. */
+    public Fidelity fidelity() {
+        return fidelity != null ? fidelity : defaultFidelity;
+    }
+
     /** The guest configuration of repetition {@code rep} (seed + rep). */
     public GuestConfig guestConfig(int rep) {
         return guestConfig(rep, seed + rep, tracePvOps);
@@ -344,6 +367,7 @@ public final class Scenario {
         b.tracePvOps(trace);
         knobs.forEach(b::knob);
         b.seed(guestSeed);
+        b.fidelity(fidelity());
         b.quantumNs(quantumNs != null ? quantumNs : defaultQuantumNs >= 0 ? defaultQuantumNs : b.profile().ns("model.quantum.ns"));
         return b.build();
     }

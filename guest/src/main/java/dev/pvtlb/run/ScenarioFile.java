@@ -25,7 +25,7 @@ public final class ScenarioFile {
     public static final int MAX_DEPTH = BoundedYaml.MAX_DEPTH;
 
     private static final Set<String> TOP = Set.of("workload", "params", "profile", "topology", "vcpus", "memory", "host",
-            "backend", "knobs", "reps", "seed", "ops", "threads", "quantum");
+            "backend", "knobs", "reps", "seed", "ops", "threads", "quantum", "fidelity");
 
     private final String file;
 
@@ -83,7 +83,7 @@ public final class ScenarioFile {
                     dev.pvtlb.profile.Profile.load(p); // fail here, with the line, rather than at boot
                     s.set(k, p);
                 });
-                case "vcpus", "memory", "reps", "seed", "quantum", "speculation", "ops", "threads" ->
+                case "vcpus", "memory", "reps", "seed", "quantum", "fidelity", "speculation", "ops", "threads" ->
                         apply(v, k, () -> s.set(k, scalar(v, k)));
                 case "params", "knobs" -> {
                     for (NodeTuple p : mapping(v, k).getValue()) {

@@ -59,9 +59,9 @@ class SparkSweepTest {
         localJsonl = Files.readString(tmp.resolve("local/runs.jsonl"));
         List<String> lines = localCsv.lines().toList();
         assertEquals(25, lines.size());
-        assertTrue(lines.get(0).startsWith("run,scenario,backend,threads,native.smtSiblingDedup,pages,seed,reps,"
+        assertTrue(lines.get(0).startsWith("run,scenario,backend,threads,native.smtSiblingDedup,pages,seed,reps,fidelity,"
                 + "metric.munmap_ns,"), lines.get(0));
-        assertTrue(lines.get(1).startsWith("0,munmap-storm,native,2,false,8,1,1,"), lines.get(1));
+        assertTrue(lines.get(1).startsWith("0,munmap-storm,native,2,false,8,1,1,fast,"), lines.get(1));
         assertTrue(lines.get(24).startsWith("23,munmap-storm,native,4,true,16,3,1,"), lines.get(24));
     }
 

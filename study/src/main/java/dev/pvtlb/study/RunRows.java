@@ -38,6 +38,7 @@ public final class RunRows {
         });
         row.put("seed", run.seed());
         row.put("reps", (long) r.reps());
+        row.put("fidelity", r.fidelity());
         r.metrics().forEach((k, s) -> row.put(METRIC + k, s.mean()));
         r.counters().forEach((k, v) -> row.put(COUNTER + k, v));
         row.put("sim.steps", r.steps());

@@ -1,5 +1,6 @@
 package dev.pvtlb.study;
 
+import dev.pvtlb.config.Fidelity;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.report.OneLine;
 import dev.pvtlb.run.BoundedYaml;
@@ -177,7 +178,8 @@ public record Study(String file, String scenario, String backend, Map<String, St
 
     /** The scenario of one run: base, then the base settings, then the run's axis values. */
     public Scenario scenario(StudyRun run) {
-        Scenario s = Scenario.of(scenario).seed(run.seed()).backend(backend);
+        // A sweep reports figures: the fast level unless its settings ask for exact.
+        Scenario s = Scenario.of(scenario).seed(run.seed()).backend(backend).defaultFidelity(Fidelity.FAST);
         for (var e : sets.entrySet()) {
             s.set(e.getKey(), e.getValue());
         }

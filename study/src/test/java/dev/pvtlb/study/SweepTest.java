@@ -34,7 +34,7 @@ class SweepTest {
         }
         List<String> csv = Files.readAllLines(dir.resolve("one/runs.csv"));
         assertEquals(5, csv.size());
-        assertTrue(csv.get(0).startsWith("run,scenario,backend,threads,seed,reps,metric."), csv.get(0));
+        assertTrue(csv.get(0).startsWith("run,scenario,backend,threads,seed,reps,fidelity,metric."), csv.get(0));
         assertTrue(csv.get(4).startsWith("3,munmap-storm,native,4,2,1,"), csv.get(4));
         assertTrue(one.endsWith("4 runs: " + dir.resolve("one/runs.csv") + ", runs.jsonl, summary.html\n"), one);
         String html = Files.readString(dir.resolve("one/summary.html"));

@@ -61,6 +61,8 @@ public final class Kernel implements AutoCloseable, BackendContext {
     private final GuestKnobs guestKnobs;
     private Rng rng;
     private final Engine engine;
+    /** The fast fidelity level: some private step sequences run as one event (config.fidelity()). */
+    private final boolean fast;
     private final PhysMem mem;
     private final FrameAllocator allocator;
     private final PageTables pageTables;
@@ -111,6 +113,7 @@ public final class Kernel implements AutoCloseable, BackendContext {
         this.guestKnobs = new GuestKnobs(knobs);
         this.idlePolls = !config.backend().virtualized() && "x86".equals(profile.arch());
         this.rng = new Rng(config.seed());
+        this.fast = config.fidelity() == dev.pvtlb.config.Fidelity.FAST;
         this.engine = primary != null ? primary.engine
                 : new Engine(chooser != null ? chooser : new SeededChooser(rng.forPurpose("chooser").nextLong()),
                         config.quantumNs());
@@ -475,6 +478,11 @@ public final class Kernel implements AutoCloseable, BackendContext {
 
     public Engine engine() {
         return engine;
+    }
+
+    /** Whether this guest runs at the fast fidelity level (see {@link dev.pvtlb.config.Fidelity}). */
+    public boolean fast() {
+        return fast;
     }
 
     public PhysMem mem() {

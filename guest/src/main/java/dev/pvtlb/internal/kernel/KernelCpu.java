@@ -132,6 +132,23 @@ public final class KernelCpu implements Cpu, Event {
         this.smt = smt;
     }
 
+    /**
+     * Set by a step that ran what the exact level runs as several steps (Touch at the fast level):
+     * its returned cost is the sum of theirs, each already scaled by SMT sharing, and
+     * {@link #stepKernelNs} of it was kernel time.
+     */
+    private boolean stepCostScaled;
+    private long stepKernelNs;
+
+    /**
+     * The step in progress returns a cost already scaled by SMT sharing, of which {@code kernelNs}
+     * was spent in the kernel (faults taken inside a batch of user accesses, at the fast level).
+     */
+    public void stepCostScaled(long kernelNs) {
+        stepCostScaled = true;
+        stepKernelNs = kernelNs;
+    }
+
     @Override
     public int id() {
         return id;
@@ -590,6 +607,11 @@ public final class KernelCpu implements Cpu, Event {
         return blocked && blockedCategory == TimeCategory.IDLE;
     }
 
+    /** Blocked other than halted: busy-waiting (csd_lock_wait(), a spinlock's slow path; see bookBlocked). */
+    private boolean busyWaiting() {
+        return blocked && blockedCategory != TimeCategory.IDLE;
+    }
+
     /**
      * Charges {@code ns} of someone else's work to this CPU at its next step boundary, whatever
      * its IRQ state (see {@link HostWork}). A vCPU that is not running pays nothing.
@@ -646,6 +668,7 @@ public final class KernelCpu implements Cpu, Event {
         TimeCategory workCategory = p.category();
         // SMT execution sharing: a sibling executing as the step begins slows it (SmtSharing).
         stepSharePermille = smt.permilleNow();
+        stepCostScaled = false;
         long cost = p.step(this);
         if (cost == KernelPath.BLOCK) {
             if (callFunctionPending && irqOff == 0) {
@@ -664,8 +687,16 @@ public final class KernelCpu implements Cpu, Event {
             }
             return;
         }
-        cost = SmtSharing.scale(cost, stepSharePermille);
-        guest.cpuTime().book(id, workCategory, now, now + cost);
+        if (stepCostScaled) {
+            // A fast-level batch of user accesses that took faults within it: their part of the
+            // step is kernel time, booked after the accesses (Touch, PageFault.inline).
+            long k = Math.min(cost, stepKernelNs);
+            guest.cpuTime().book(id, workCategory, now, now + cost - k);
+            guest.cpuTime().book(id, TimeCategory.KERNEL, now + cost - k, now + cost);
+        } else {
+            cost = SmtSharing.scale(cost, stepSharePermille);
+            guest.cpuTime().book(id, workCategory, now, now + cost);
+        }
         if (stepsToPreemption > 0 && --stepsToPreemption == 0) {
             // Queued first: at the step's end the host takes the pCPU before the next step.
             Runnable r = stepPreemption;
@@ -691,7 +722,7 @@ public final class KernelCpu implements Cpu, Event {
     public void vcpuPreempt() {
         if (vcpuRunning) {
             descheduledAt = guest.engine().now();
-            if (blocked && blockedCategory != TimeCategory.IDLE) {
+            if (busyWaiting()) {
                 bookBlocked(descheduledAt); // the spin so far; from here its vCPU's time is stolen
             }
         }
@@ -700,7 +731,7 @@ public final class KernelCpu implements Cpu, Event {
 
     /** The host runs this vCPU again; time spent parked counts as stolen. */
     public void vcpuResume() {
-        if (!vcpuRunning && blocked && blockedCategory != TimeCategory.IDLE) {
+        if (!vcpuRunning && busyWaiting()) {
             bookBlocked(guest.engine().now()); // stolen while it spun descheduled
         }
         if (!vcpuRunning && descheduledAt >= 0) {

@@ -26,6 +26,8 @@ public final class PageFault extends InternalPath {
 
     /** The task whose read hold of the mmap_lock this fault releases when done, or null. */
     private Task lockHolder;
+    /** Run by {@link #inline}: no path of its own on the CPU's stack to return from. */
+    private boolean inline;
 
     public PageFault(Mm mm, long va, boolean write) {
         this(mm, va, write, null);
@@ -46,6 +48,44 @@ public final class PageFault extends InternalPath {
         this.write = write;
         this.lockHolder = lockHolder;
         return this;
+    }
+
+    /**
+     * The fast level's fault taken inside a batch of user accesses: when handle_mm_fault() can
+     * finish at once, with no lock another CPU may hold (no PTE-table lock to wait for, no zero
+     * page to copy and flush, no rmqueue_bulk() refill or LRU drain under a zone or LRU lock), it
+     * may run in the batch's step ({@link #inline}) with the cost the exact level's step has, and the batch goes
+     * on; false otherwise, for the caller to take the fault as a path of its own. The caller
+     * holds whatever mmap_lock the fault needs and releases it.
+     */
+    public boolean canInline(KernelCpu cpu) {
+        Kernel g = cpu.kernel();
+        boolean zeroPage = g.knobs().zeroPage;
+        if (zeroPage && mm.ptlHeldByOther(cpu.id, va, va + PhysMem.PAGE_SIZE)) {
+            return false;
+        }
+        Vma vma = mm.findVma(va);
+        if (vma == null || (write && !vma.writable())) {
+            return false; // the exact path stops the run with its message
+        }
+        int table = g.pageTables().tableAt(mm.pgd(), va, Level.PTE);
+        long pte = table == 0 ? 0 : g.mem().readWord(table, Level.PTE.index(va));
+        boolean newPage = !Pte.present(pte);
+        boolean zeroMapped = zeroPage && !newPage && Pte.pfnOf(pte) == g.zeroPfnIfUsed();
+        boolean zeroRead = zeroPage && !vma.shared() && newPage && !write;
+        return !(zeroMapped && write) && !(newPage && !zeroRead && g.knobs().pageLocks
+                && (cpu.pcpPages <= 0 || cpu.lruPagevec + 1 >= g.costs().pagevecSize));
+    }
+
+    /** Runs the fault {@link #canInline} accepted, in the caller's step; returns its cost in ns. */
+    public long inline(KernelCpu cpu) {
+        inline = true;
+        restart();
+        try {
+            return step(cpu);
+        } finally {
+            inline = false;
+        }
     }
 
     @Override
@@ -115,6 +155,9 @@ public final class PageFault extends InternalPath {
     }
 
     private void finish(KernelCpu cpu) {
+        if (inline) {
+            return;
+        }
         if (lockHolder != null) {
             pc = 1;
         } else {
