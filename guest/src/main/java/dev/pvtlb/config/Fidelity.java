@@ -6,9 +6,9 @@ import java.util.Locale;
 /**
  * How much timing detail a run keeps. {@link #EXACT} is the model step by step: every kernel
  * path step is one event, so another CPU can act between any two. {@link #FAST} runs the same
- * model with some short sequences of steps taken as one event where what lies between them is
- * private to the CPU (docs/fidelity.md lists them and measures what it changes); the hazard
- * oracle sees the same accesses either way. The explorer and replay run {@code exact}, since a
+ * model with some sequences of steps taken as one event where no other event falls between them,
+ * so no figure changes (docs/fidelity.md says which and measures it); the hazard oracle sees the
+ * same accesses either way. The explorer and replay run {@code exact}, since a
  * schedule is a sequence of steps.
  */
 public enum Fidelity {

@@ -113,9 +113,14 @@ public final class Engine {
         return soon != null ? soonTime : queue.peekTime();
     }
 
+    /** Time of the next event anywhere: now while events are due now, Long.MAX_VALUE when none is pending. */
+    public long nextEventTime() {
+        return tieCount > 0 ? now : headTime();
+    }
+
     /** Latest virtual time a batch may reach without skipping past another event. */
     public long horizon() {
-        long head = tieCount > 0 ? now : headTime();
+        long head = nextEventTime();
         return head == Long.MAX_VALUE ? Long.MAX_VALUE : head + quantum;
     }
 
@@ -170,7 +175,7 @@ public final class Engine {
         stopped = false;
         long limit = maxSteps == Long.MAX_VALUE ? Long.MAX_VALUE : steps + maxSteps;
         while (!stopped && steps < limit && (tieCount > 0 || soon != null || !queue.isEmpty())) {
-            long t = tieCount > 0 ? now : headTime();
+            long t = nextEventTime();
             if (t > until) {
                 break;
             }

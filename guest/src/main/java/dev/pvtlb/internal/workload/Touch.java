@@ -42,6 +42,10 @@ public final class Touch implements Op {
     private int faultsInARow;
     /** The fault this batch takes, one at a time (it has returned before the batch runs on). */
     private PageFault fault;
+    /** The fast level's last inline fault, ns of each part exact runs as its own step: lock (in the batch's step), fault, unlock. */
+    private long inlineLockNs;
+    private long inlineFaultNs;
+    private long inlineUnlockNs;
 
     public Touch(long base, int pages, long accesses, double writeFraction, boolean sequential, LatencyRecorder recorder) {
         this.base = base;
@@ -72,26 +76,32 @@ public final class Touch implements Op {
      * The fast level: the fault of {@code va} taken within the batch when nothing else can be
      * waiting on it. With mmap_lock taken by faults, only when the lock is neither write-held nor
      * waited for, so the read hold taken and dropped here delays no writer; then only when
-     * handle_mm_fault() can finish at once ({@link PageFault#canInline}). The costs in ns of the
-     * parts the exact level runs as steps of their own, {lock (in the batch's step), fault,
-     * unlock}, or null with nothing done, for the fault to be taken as a path of its own.
+     * handle_mm_fault() can finish at once ({@link PageFault#canInline}). True when taken, its
+     * parts' costs in {@link #inlineLockNs}, {@link #inlineFaultNs} and {@link #inlineUnlockNs}
+     * (fields: the batch allocates nothing); false with nothing done, for the fault to be taken
+     * as a path of its own.
      */
-    private long[] inlineFault(KernelCpu cpu, Task task, long va, boolean write) {
+    private boolean inlineFault(KernelCpu cpu, Task task, long va, boolean write) {
         boolean takesLock = cpu.kernel().knobs().faultsTakeMmapLock;
         if (takesLock) {
             dev.pvtlb.internal.mm.MmapLock lock = task.mm().mmapLock();
             if (task.mmapLockHeld() != MmapLocking.Hold.NONE || lock.writeLocked() || lock.waiting() > 0) {
-                return null;
+                return false;
             }
         }
         PageFault f = fault(task.mm(), va, write, null);
         if (!f.canInline(cpu)) {
-            return null;
+            return false;
         }
-        long lock = takesLock ? MmapLocking.lock(cpu, task, MmapLocking.Hold.READ) : 0;
-        long fault = f.inline(cpu);
-        long unlock = takesLock ? MmapLocking.unlock(cpu, task) : 0;
-        return new long[] {lock, fault, unlock};
+        inlineLockNs = takesLock ? MmapLocking.lock(cpu, task, MmapLocking.Hold.READ) : 0;
+        inlineFaultNs = f.inline(cpu);
+        inlineUnlockNs = takesLock ? MmapLocking.unlock(cpu, task) : 0;
+        return true;
+    }
+
+    /** A batch's budget in unscaled ps when it starts at {@code start}: up to the engine's horizon. */
+    private static long limitPs(long horizon, long start, long share) {
+        return unscaled(horizon == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1, horizon - start) * 1000, share);
     }
 
     /** {@code ps} of the step's time as unscaled batch time: a sibling executing stretches each ps (SmtSharing). */
@@ -102,6 +112,15 @@ public final class Touch implements Op {
         return Math.max(1, ps / share * 1000 + ps % share * 1000 / share);
     }
 
+    /**
+     * Whether a fault taken after {@code ps} of a batch that began at {@code start} would end (its
+     * fault.ns and two cross-socket transfers for the mmap_lock) before the next event anywhere.
+     */
+    private static boolean endsBeforeNextEvent(KernelCpu cpu, long start, long ps, long share) {
+        long boundNs = cpu.kernel().costs().faultNs + 2 * cpu.kernel().costs().lineCrossSocketNs;
+        return start + SmtSharing.scale((ps + 999) / 1000 + boundNs, share) <= cpu.kernel().engine().nextEventTime();
+    }
+
     @Override
     public long run(KernelCpu cpu, Task task) {
         long now = cpu.kernel().engine().now();
@@ -109,10 +128,7 @@ public final class Touch implements Op {
         // A sibling executing on the core stretches the batch (SmtSharing): it stops at the horizon
         // in the time it takes, and its accesses are measured as taking that long.
         long share = cpu.stepSharePermille();
-        long limitPs = unscaled(horizon == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1, horizon - now) * 1000, share);
-        boolean fast = cpu.kernel().fast();
-        long nextEvent = horizon == Long.MAX_VALUE ? Long.MAX_VALUE : horizon - cpu.kernel().engine().quantum();
-        long faultBoundNs = cpu.kernel().costs().faultNs + 2 * cpu.kernel().costs().lineCrossSocketNs;
+        long limitPs = limitPs(horizon, now, share);
         // Fast: ns of the batches and faults this step has closed, each as the exact level's step would cost it.
         long doneNs = 0;
         long kernelNs = 0;
@@ -155,20 +171,18 @@ public final class Touch implements Op {
                 // (Measured without that bound: ebizzy on 2 KVM VMs went from 37050 to 13471
                 // records/s; with the quantum's 500 ns past the next event, a 4-thread
                 // munmap-storm's 12 munmaps flushed 21 CPUs where exact flushes 14.)
-                long[] parts = fast && now + doneNs + SmtSharing.scale((ps + 999) / 1000 + faultBoundNs, share) <= nextEvent
-                        ? inlineFault(cpu, task, va, write) : null;
-                if (parts != null) {
-                    long batchPs = ps + parts[0] * 1000;
+                if (cpu.kernel().fast() && endsBeforeNextEvent(cpu, now + doneNs, ps, share) && inlineFault(cpu, task, va, write)) {
+                    long batchPs = ps + inlineLockNs * 1000;
                     if (recorder != null && done > 0) {
                         recorder.addBatch(SmtSharing.scale(batchPs, share), done);
                     }
-                    long kernel = SmtSharing.scale(parts[1], share) + SmtSharing.scale(parts[2], share);
+                    long kernel = SmtSharing.scale(inlineFaultNs, share) + SmtSharing.scale(inlineUnlockNs, share);
                     doneNs += SmtSharing.scale((batchPs + 999) / 1000, share) + kernel;
                     kernelNs += kernel;
                     // The next batch, as the exact level's next step would run it, from its own start.
                     ps = 0;
                     done = 0;
-                    limitPs = unscaled(horizon == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1, horizon - now - doneNs) * 1000, share);
+                    limitPs = limitPs(horizon, now + doneNs, share);
                     continue;
                 }
                 if (cpu.kernel().knobs().faultsTakeMmapLock) {
