@@ -1,12 +1,12 @@
 /**
  * The guest-kernel model and its engine. Exported: the embedding API ({@code dev.pvtlb},
  * {@code run}, {@code stats}, {@code hazard}, {@code explore}, {@code junit}, {@code profile},
- * {@code config}), the backend SPI ({@code pvops}, {@code flush}, {@code smp}, {@code knob})
- * and the types both share ({@code model}); the model's machinery under
- * {@code dev.pvtlb.internal} is exported only to the module of the shipped backends, which
- * builds the host model out of it.
+ * {@code config}), the backend SPI ({@code pvops}, {@code flush}, {@code smp}, {@code knob},
+ * {@code host}) and the types both share ({@code model}). The model's machinery under
+ * {@code dev.pvtlb.internal}, the host model included, is exported to no one: the shipped
+ * backends reach it through the SPI as a researcher's own do.
  */
-@SuppressWarnings({"module", "requires-automatic"}) // qualified exports to a module not always present; HdrHistogram has no descriptor
+@SuppressWarnings("requires-automatic") // HdrHistogram has no descriptor
 module dev.pvtlb.guest {
     requires transitive net.bytebuddy;
     requires org.snakeyaml.engine;
@@ -28,13 +28,7 @@ module dev.pvtlb.guest {
     exports dev.pvtlb.profile;
     exports dev.pvtlb.model;
     exports dev.pvtlb.config;
-
-    exports dev.pvtlb.internal.kernel to dev.pvtlb.hypervisors;
-    exports dev.pvtlb.internal.mm to dev.pvtlb.hypervisors;
-    exports dev.pvtlb.internal.profile to dev.pvtlb.hypervisors;
-    exports dev.pvtlb.internal.sim to dev.pvtlb.hypervisors;
-    exports dev.pvtlb.internal.tlb to dev.pvtlb.hypervisors;
-    exports dev.pvtlb.internal.workload to dev.pvtlb.hypervisors;
+    exports dev.pvtlb.host;
 
     uses dev.pvtlb.pvops.PvBackend;
     uses dev.pvtlb.internal.workload.Workload;

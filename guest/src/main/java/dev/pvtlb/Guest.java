@@ -5,9 +5,11 @@ import dev.pvtlb.pvops.GuestKnobs;
 import dev.pvtlb.hazard.HazardLog;
 import dev.pvtlb.hazard.StepLog;
 import dev.pvtlb.internal.kernel.FacadeAccess;
+import dev.pvtlb.internal.host.GuestBackendContext;
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.internal.sim.Chooser;
 import dev.pvtlb.knob.Knobs;
+import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.pvops.PvOps;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.Topology;
@@ -42,6 +44,11 @@ public final class Guest implements AutoCloseable {
             @Override
             public Guest bootCoGuest(GuestConfig config, Kernel primary, int vm) {
                 return new Guest(config, primary, vm);
+            }
+
+            @Override
+            public BackendContext backendContext(Kernel kernel) {
+                return new GuestBackendContext(kernel);
             }
         });
     }

@@ -1,8 +1,8 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.run.ScenarioInfo;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.nativebridge.hostbench.HostBench;
-import dev.pvtlb.internal.workload.catalogue.Workloads;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +73,7 @@ record ComparedScenario(String name, List<String> metrics, String hostShape, Str
             }
         }
         boolean host = HostBench.NAMES.contains(name) || WorkloadTwin.NAMES.contains(name);
-        boolean emulated = Workloads.all().stream().anyMatch(w -> w.name().equals(name));
+        boolean emulated = ScenarioInfo.all().stream().anyMatch(w -> w.name().equals(name));
         String comparable = String.join(", ", WorkloadTwin.NAMES);
         if (host && !emulated) {
             throw new ModelException("'" + name + "' is a host benchmark with no emulated workload yet; comparable: " + comparable);

@@ -1,9 +1,8 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.run.ScenarioInfo;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
-import dev.pvtlb.internal.workload.Workload;
-import dev.pvtlb.internal.workload.catalogue.Workloads;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.report.Html;
 import dev.pvtlb.report.ReportFile;
@@ -75,7 +74,7 @@ final class DesignSafety {
 
     /** Explores every entry under each policy; {@code jar}, the design's jar or null, goes into each replay command. */
     static DesignSafety run(String backend, Path jar, long budget, double seconds, long seed, Path traces) throws IOException {
-        List<String> entries = new ArrayList<>(Workloads.catalogue().stream().map(Workload::name).toList());
+        List<String> entries = new ArrayList<>(ScenarioInfo.catalogue().stream().map(ScenarioInfo::name).toList());
         entries.add(TORTURE);
         List<Hunt> hunts = new ArrayList<>();
         for (String entry : entries) {

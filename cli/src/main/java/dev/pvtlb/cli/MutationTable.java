@@ -1,9 +1,8 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.run.ScenarioInfo;
 import dev.pvtlb.explore.ExploreResult;
 import dev.pvtlb.explore.Explorer;
-import dev.pvtlb.internal.workload.Workload;
-import dev.pvtlb.internal.workload.catalogue.Workloads;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.pvops.InjectedBug;
 import dev.pvtlb.report.ProgressBar;
@@ -97,8 +96,8 @@ final class MutationTable {
     /** The workload columns: the torture workload first, then every built-in workload that is not a catalogue entry. */
     static List<String> defaultWorkloads() {
         List<String> names = new ArrayList<>(List.of(DesignSafety.TORTURE));
-        List<String> catalogue = Workloads.catalogue().stream().map(Workload::name).toList();
-        for (Workload w : Workloads.all()) {
+        List<String> catalogue = ScenarioInfo.catalogue().stream().map(ScenarioInfo::name).toList();
+        for (ScenarioInfo w : ScenarioInfo.all()) {
             if (!catalogue.contains(w.name()) && !w.name().equals(DesignSafety.TORTURE)) {
                 names.add(w.name());
             }
@@ -126,7 +125,7 @@ final class MutationTable {
      */
     static MutationTable run(List<InjectedBug> bugs, List<String> backends, List<String> workloads, long catalogueBudget,
             long workloadBudget, double seconds, long seed, int cores, ProgressBar progress) throws InterruptedException {
-        List<String> catalogue = Workloads.catalogue().stream().map(Workload::name).toList();
+        List<String> catalogue = ScenarioInfo.catalogue().stream().map(ScenarioInfo::name).toList();
         List<Row> shapes = new ArrayList<>();
         List<HuntSpec> hunts = new ArrayList<>();
         for (InjectedBug bug : bugs) {

@@ -1,7 +1,6 @@
 package dev.pvtlb.cli;
 
-import dev.pvtlb.internal.workload.catalogue.Workloads;
-import dev.pvtlb.internal.workload.Workload;
+import dev.pvtlb.run.ScenarioInfo;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
@@ -16,7 +15,7 @@ final class ScenariosCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var out = spec.commandLine().getOut();
-        for (Workload w : Workloads.all()) {
+        for (ScenarioInfo w : ScenarioInfo.all()) {
             out.printf("%-22s %s%n", w.name(), w.description());
             w.parameters().forEach((k, v) -> out.printf("    %-16s default %s%n", k, v));
         }

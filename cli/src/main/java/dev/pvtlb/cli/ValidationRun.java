@@ -1,7 +1,7 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.run.ScenarioInfo;
 import dev.pvtlb.config.Fidelity;
-import dev.pvtlb.internal.workload.catalogue.Workloads;
 import dev.pvtlb.run.Scenario;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +52,7 @@ record ValidationRun(String key, String scenario, String backend, List<String> s
                 value = s.substring(name.length() + 1).strip();
             }
         }
-        return value != null ? value : Workloads.byName(scenario).parameters().get(name);
+        return value != null ? value : ScenarioInfo.of(scenario).parameters().get(name);
     }
 
     /**

@@ -36,6 +36,15 @@ public interface Cpu {
     /** Whether the host runs this vCPU now (always on bare metal). */
     boolean vcpuRunning();
 
+    /**
+     * per_cpu(cpu_tlbstate_shared.is_lazy, cpu) as another CPU reads it: the CPU runs a kernel
+     * thread or idles with a user mm still loaded (lazy TLB mode).
+     */
+    boolean isLazy();
+
+    /** idle_cpu(): no task runs on it, only its idle loop. */
+    boolean idle();
+
     /** Whether the CPU is online. */
     boolean online();
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  */
 class CostBreakdownTest {
     private static long part(Scripted s, CostPart p) {
-        return Kernel.of(s.guest).ledger().ns(p);
+        return s.guest.ledger().ns(p);
     }
 
     @Test

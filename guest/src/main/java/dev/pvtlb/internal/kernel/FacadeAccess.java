@@ -2,6 +2,7 @@ package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.sim.Chooser;
+import dev.pvtlb.pvops.BackendContext;
 
 /**
  * How the model's own packages cross the public facade without the facade naming an internal
@@ -21,4 +22,10 @@ public interface FacadeAccess {
 
     /** Boots co-guest {@code vm} of {@code primary}'s host (Kernel.bootCoGuest). */
     Object bootCoGuest(GuestConfig config, Kernel primary, int vm);
+
+    /**
+     * What {@code kernel}'s backend is attached with: built above the kernel, beside the host
+     * model it hands out, so that the kernel does not name the host model that is built on it.
+     */
+    BackendContext backendContext(Kernel kernel);
 }

@@ -23,7 +23,6 @@ import dev.pvtlb.profile.Profile;
 import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.PvBackend;
 import dev.pvtlb.pvops.PvOps;
-import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.pvops.PvOpsPatcher;
 import dev.pvtlb.internal.sim.Chooser;
 import dev.pvtlb.internal.sim.Engine;
@@ -45,10 +44,10 @@ import java.util.List;
  * The kernel context of a booted guest: physical memory with its page tables, the CPUs with
  * their TLBs, init_mm, the engine that runs them, and the pv_ops the kernel was patched with.
  * The composition root of the model, and what kernel paths receive; a program sees it only
- * through its public facade, {@code dev.pvtlb.Guest}, and a backend as its
- * {@link BackendContext}.
+ * through its public facade, {@code dev.pvtlb.Guest}, and a backend through
+ * {@code BackendContext} ({@link FacadeAccess#backendContext}).
  */
-public final class Kernel implements AutoCloseable, BackendContext {
+public final class Kernel implements AutoCloseable {
     /** How internal code crosses the facade (set once by {@code Guest}'s class initialisation). */
     private static volatile FacadeAccess facadeAccess;
 
@@ -180,7 +179,7 @@ public final class Kernel implements AutoCloseable, BackendContext {
         }
         // Boot-time patching: the backend installs its host model, then pv_ops is generated.
         PvBackend backend = config.backend();
-        Object attached = backend.attach(this, knobs);
+        Object attached = backend.attach(access().backendContext(this), knobs);
         Object ops = attached;
         if (attached instanceof Attachment a) {
             ops = a.ops();
@@ -300,11 +299,6 @@ public final class Kernel implements AutoCloseable, BackendContext {
     /** The kernel behind a guest ({@code guest} is a {@code dev.pvtlb.Guest}). */
     public static Kernel of(Object guest) {
         return access().kernel(guest);
-    }
-
-    /** The kernel a backend was attached to (a shipped backend's way from the SPI to the model). */
-    public static Kernel of(BackendContext context) {
-        return (Kernel) context;
     }
 
     /** Called once, by {@code Guest}'s class initialisation. */
@@ -447,27 +441,10 @@ public final class Kernel implements AutoCloseable, BackendContext {
         return costs;
     }
 
-    @Override
     public Knobs knobValues() {
         return knobs;
     }
 
-    @Override
-    public long nowNs() {
-        return engine.now();
-    }
-
-    @Override
-    public void nativeFlushTlbMulti(dev.pvtlb.smp.Cpu cpu, dev.pvtlb.smp.CpuMask mask, dev.pvtlb.flush.FlushTlbInfo info) {
-        NativeBackend.nativeFlushTlbMulti(cpu, mask, info, guestKnobs);
-    }
-
-    @Override
-    public VmStat.Own counter(String name) {
-        return vmstat.own(name);
-    }
-
-    @Override
     public GuestKnobs knobs() {
         return guestKnobs;
     }
@@ -540,7 +517,6 @@ public final class Kernel implements AutoCloseable, BackendContext {
         return trace;
     }
 
-    @Override
     public Topology topology() {
         return topology;
     }

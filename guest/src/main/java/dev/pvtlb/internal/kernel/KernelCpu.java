@@ -757,6 +757,16 @@ public final class KernelCpu implements Cpu, Event {
         return vcpuRunning;
     }
 
+    @Override
+    public boolean isLazy() {
+        return tlbState.lazyVisible();
+    }
+
+    @Override
+    public boolean idle() {
+        return current == null;
+    }
+
     /**
      * The virtual time this vCPU has spent descheduled by the host so far, the current stretch
      * included: what a loop that counts its turns (qspinlock_paravirt.h's SPIN_THRESHOLD) did not

@@ -1,17 +1,13 @@
 package dev.pvtlb.internal.backends;
 
 import dev.pvtlb.pvops.BackendContext;
-import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.internal.kernel.NativeBackend;
 import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
@@ -45,14 +41,21 @@ public final class Arm64Backend extends GuestTableFree {
             "kernel unmapped at EL0 (KPTI): __tlbi_user() repeats every TLBI for the user ASID, two DVM operations per "
                     + "page or ASID flush; unmap_kernel_at_el0() turned it on for KASLR kernels even on CPUs of kpti_safe_list");
 
+    private final BackendContext guest;
     private final boolean broadcast;
     /** TLBI instructions per page (or per ASID flush): 2 with KPTI, whose __tlbi_user() repeats each for the user ASID. */
     private final int tlbisPerOp;
+    private final DvmBroadcastCost dvm;
+    /** MAX_TLBI_OPS: a range of more pages is one ASID flush. */
+    private final long tlbiMaxOps;
 
-    Arm64Backend(Kernel guest, Knobs k) {
+    Arm64Backend(BackendContext guest, Knobs k) {
         super(guest.knobs());
+        this.guest = guest;
         this.broadcast = k.get(FLUSH.name()).equals("broadcast");
         this.tlbisPerOp = k.bool(KPTI.name()) ? 2 : 1;
+        this.dvm = DvmBroadcastCost.of(guest.profile());
+        this.tlbiMaxOps = Math.max(1, guest.profile().integer("tlbi.max_ops"));
     }
 
     /**
@@ -62,8 +65,7 @@ public final class Arm64Backend extends GuestTableFree {
      * guarantees the other CPUs have dropped the entries ({@link AwaitedInvalidation}).
      */
     @PvOp("flush_tlb_broadcast")
-    public boolean flushTlbBroadcast(Cpu view, FlushTlbInfo info) {
-        KernelCpu cpu = (KernelCpu) view;
+    public boolean flushTlbBroadcast(Cpu cpu, FlushTlbInfo info) {
         if (!broadcast) {
             return false;
         }
@@ -72,22 +74,21 @@ public final class Arm64Backend extends GuestTableFree {
             private boolean asid;
 
             @Override
-            public long issue(KernelCpu c) {
+            public long issue(Cpu c) {
                 // TLBI ...IS per page (or one ASIDE1IS), each twice under KPTI, then DSB ISH waits
                 // for every CPU of the domain.
-                Costs costs = c.kernel().costs();
-                asid = info.isFullFlush() || info.pages() > costs.tlbiMaxOps;
+                asid = info.isFullFlush() || info.pages() > tlbiMaxOps;
                 ops = tlbisPerOp * (asid ? 1 : info.pages());
-                c.kernel().vmstat().add(Counter.BROADCAST_FLUSHES, ops);
-                return DvmBroadcastCost.of(costs).initiatorNs(ops, c.kernel().cpus().length);
+                guest.count(Counter.BROADCAST_FLUSHES, ops);
+                return dvm.initiatorNs(ops, guest.nrCpus());
             }
 
             @Override
-            public void complete(KernelCpu c) {
+            public void complete(Cpu c) {
                 // DSB ISH completed: every CPU has dropped the entries and paid for processing them.
-                Kernel g = c.kernel();
-                long bystander = DvmBroadcastCost.of(g.costs()).bystanderNs(ops);
-                for (KernelCpu t : g.cpus()) {
+                long bystander = dvm.bystanderNs(ops);
+                for (int i = 0; i < guest.nrCpus(); i++) {
+                    Cpu t = guest.cpu(i);
                     Invalidate.mmRange(t, info, asid);
                     if (t != c) {
                         t.injectHostWork(bystander, TimeCategory.REMOTE_INVALIDATION, "tlbi_is");
@@ -101,9 +102,8 @@ public final class Arm64Backend extends GuestTableFree {
 
     /** arm64.flush=local: cross-call the CPUs of mm_cpumask, each running a local TLBI. */
     @PvOp("flush_tlb_multi")
-    public void flushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info) {
-        KernelCpu cpu = (KernelCpu) view;
-        NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
+    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+        guest.nativeFlushTlbMulti(cpu, mask, info);
     }
 
     public static final class Provider extends BackendProvider {
@@ -114,7 +114,7 @@ public final class Arm64Backend extends GuestTableFree {
 
         @Override
         public Object attach(BackendContext facade, Knobs knobs) {
-            Arm64Backend b = new Arm64Backend(Kernel.of(facade), knobs);
+            Arm64Backend b = new Arm64Backend(facade, knobs);
             return Attachment.of(b).withMmCpumaskTracked(!knobs.get(MM_CPUMASK.name()).equals("stale"));
         }
     }

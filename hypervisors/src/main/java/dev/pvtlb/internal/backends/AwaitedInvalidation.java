@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.backends;
 
-import dev.pvtlb.internal.kernel.InternalPath;
-import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.smp.KernelPath;
+import dev.pvtlb.smp.Cpu;
 
 /**
  * An invalidation that other CPUs' hardware performs and the initiator waits for: arm64's
@@ -13,14 +13,14 @@ import dev.pvtlb.internal.kernel.KernelCpu;
  * acknowledgement, nothing earlier. The model takes the latest moment the hardware allows: the
  * targets' entries go when the wait ends, then the caller continues.
  */
-final class AwaitedInvalidation extends InternalPath {
+final class AwaitedInvalidation extends KernelPath {
     /** The two halves of one request. */
     interface Request {
         /** Issues the request on {@code cpu}; returns how long the initiator waits for it. */
-        long issue(KernelCpu cpu);
+        long issue(Cpu cpu);
 
         /** The wait has ended: every target has done the invalidation. */
-        void complete(KernelCpu cpu);
+        void complete(Cpu cpu);
     }
 
     private final String name;
@@ -32,7 +32,7 @@ final class AwaitedInvalidation extends InternalPath {
     }
 
     @Override
-    public long step(KernelCpu cpu) {
+    public long step(Cpu cpu) {
         if (pc == 0) {
             pc = 1;
             return request.issue(cpu);

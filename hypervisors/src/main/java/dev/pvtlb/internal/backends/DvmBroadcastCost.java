@@ -1,6 +1,6 @@
 package dev.pvtlb.internal.backends;
 
-import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.profile.Profile;
 
 /**
  * What one arm64 broadcast invalidation costs as a function of the inner-shareable domain's size:
@@ -30,8 +30,9 @@ import dev.pvtlb.internal.profile.Costs;
  * runs all CPUs of an arm64 system in one inner-shareable domain).
  */
 record DvmBroadcastCost(long issueNs, long syncRoundTripNs, long snoopNs, long bystanderOpNs, long bystanderSyncNs) {
-    static DvmBroadcastCost of(Costs c) {
-        return new DvmBroadcastCost(c.tlbiNs, c.tlbiSyncNs, c.tlbiDvmSnoopNs, c.tlbiBystanderNs, c.tlbiBystanderSyncNs);
+    static DvmBroadcastCost of(Profile p) {
+        return new DvmBroadcastCost(p.ns("tlbi.ns"), p.ns("tlbi.sync.ns"), p.ns("tlbi.dvm.snoop.ns"), p.ns("tlbi.bystander.ns"),
+                p.ns("tlbi.bystander.sync.ns"));
     }
 
     /** What {@code ops} broadcast TLBIs and their DSB ISH cost each other PE of the domain. */

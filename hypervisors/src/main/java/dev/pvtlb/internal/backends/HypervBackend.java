@@ -1,18 +1,14 @@
 package dev.pvtlb.internal.backends;
 
+import dev.pvtlb.host.HypervisorFlush;
 import dev.pvtlb.pvops.BackendContext;
-import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.internal.host.HostFlush;
-import dev.pvtlb.internal.host.HypercallIpi;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.internal.kernel.NativeBackend;
 import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
@@ -35,36 +31,38 @@ public final class HypervBackend extends GuestTableFree {
     /** Pages one GVA entry can cover: the low 12 bits count additional pages. */
     static final long PAGES_PER_GVA = 4096;
 
-    private final HostFlush hostFlush;
+    private final BackendContext guest;
+    private final HypervisorFlush hostFlush;
     private final boolean ex;
+    private final long hypercallNs;
 
-    HypervBackend(Kernel guest, Knobs k) {
+    HypervBackend(BackendContext guest, Knobs k) {
         super(guest.knobs());
+        this.guest = guest;
         this.ex = k.bool(EX.name());
-        this.hostFlush = new HostFlush(guest);
+        this.hostFlush = guest.hypervisorFlush();
+        this.hypercallNs = guest.profile().ns("hypercall.ns");
     }
 
     @PvOp("flush_tlb_multi")
-    public void flushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info) {
-        KernelCpu cpu = (KernelCpu) view;
+    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
         cpu.call(new OneStep("hyperv_flush_tlb_multi", c -> {
-            Kernel g = c.kernel();
             CpuMask targets = new CpuMask(mask.nrCpus());
             targets.copyFrom(mask);
-            boolean allProcessors = mask.weight() == g.cpus().length;
+            boolean allProcessors = mask.weight() == guest.nrCpus();
             if (!allProcessors) {
                 boolean doLazy = !info.freedTables;
                 boolean needEx = false;
                 for (int t = mask.next(0); t >= 0; t = mask.next(t + 1)) {
-                    if (doLazy && g.cpu(t).tlbState.lazyVisible()) {
+                    if (doLazy && guest.cpu(t).isLazy()) {
                         targets.clear(t);
                     } else if (t >= 64) {
                         needEx = true;
                     }
                 }
                 if (needEx && !ex) {
-                    g.vmstat().inc(Counter.NATIVE_FALLBACKS);
-                    NativeBackend.nativeFlushTlbMulti(c, mask, info, knobs);
+                    guest.count(Counter.NATIVE_FALLBACKS, 1);
+                    guest.nativeFlushTlbMulti(c, mask, info);
                     return 0;
                 }
                 if (targets.isEmpty()) {
@@ -72,9 +70,8 @@ public final class HypervBackend extends GuestTableFree {
                 }
             }
             boolean list = !info.isFullFlush() && info.pages() <= MAX_GVAS * PAGES_PER_GVA;
-            g.vmstat().inc(Counter.HYPERCALLS);
-            return g.costs().hypercallNs
-                    + hostFlush.flush(c, targets, info, list ? HostFlush.Scope.PAGES : HostFlush.Scope.MM);
+            guest.count(Counter.HYPERCALLS, 1);
+            return hypercallNs + hostFlush.flush(c, targets, info, list ? HypervisorFlush.Scope.PAGES : HypervisorFlush.Scope.MM);
         }));
     }
 
@@ -85,8 +82,8 @@ public final class HypervBackend extends GuestTableFree {
 
         @Override
         public Object attach(BackendContext facade, Knobs knobs) {
-            HypervBackend b = new HypervBackend(Kernel.of(facade), knobs);
-            return Attachment.of(b).withIpiDelivery(new HypercallIpi(false)).withVcpuHost(b.hostFlush.host());
+            HypervBackend b = new HypervBackend(facade, knobs);
+            return Attachment.of(b).withIpiDelivery(facade.hypercallIpi(false)).withVcpuHost(b.hostFlush.vcpuHost());
         }
     }
 }

@@ -1,7 +1,7 @@
 package dev.pvtlb.internal.backends;
 
+import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.internal.kernel.KernelCpu;
 
 /** Invalidation done to a CPU by hardware on another CPU's request (broadcast TLBI, INVLPGB, RAR). */
 final class Invalidate {
@@ -11,7 +11,7 @@ final class Invalidate {
      * Drops {@code info}'s translations of its mm from {@code target}, whichever ASID slot
      * caches the mm there (the request names the address space, not the target's current one).
      */
-    static void mmRange(KernelCpu target, FlushTlbInfo info, boolean full) {
+    static void mmRange(Cpu target, FlushTlbInfo info, boolean full) {
         int slot = target.asidSlotOf(info.mm);
         if (slot < 0) {
             return;

@@ -1,16 +1,12 @@
 package dev.pvtlb.internal.backends;
 
 import dev.pvtlb.pvops.BackendContext;
-import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.smp.MmHandle;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.internal.kernel.NativeBackend;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
@@ -34,40 +30,48 @@ public final class InvlpgbBackend extends GuestTableFree {
 
     private final Set<MmHandle> globalAsid = Collections.newSetFromMap(new IdentityHashMap<>());
 
-    InvlpgbBackend(Kernel guest) {
+    private final BackendContext guest;
+    /** invlpgb.ns, tlbsync.ns: one INVLPGB, the TLBSYNC that waits for a CPU's broadcasts. */
+    private final long invlpgbNs;
+    private final long tlbsyncNs;
+    /** invlpgb_count_max: pages one INVLPGB may name (CPUID 0x80000008 EDX[15:0] + 1). */
+    private final long countMax;
+
+    InvlpgbBackend(BackendContext guest) {
         super(guest.knobs());
+        this.guest = guest;
+        this.invlpgbNs = guest.profile().ns("invlpgb.ns");
+        this.tlbsyncNs = guest.profile().ns("tlbsync.ns");
+        this.countMax = Math.max(1, guest.profile().integer("invlpgb.count_max"));
     }
 
     @PvOp("flush_tlb_broadcast")
-    public boolean flushTlbBroadcast(Cpu view, FlushTlbInfo info) {
-        KernelCpu cpu = (KernelCpu) view;
+    public boolean flushTlbBroadcast(Cpu cpu, FlushTlbInfo info) {
         MmHandle mm = info.mm;
         if (!globalAsid.contains(mm)) {
-            if (activeCpus(cpu.kernel(), mm) < GLOBAL_ASID_MIN_CPUS) {
+            if (activeCpus(mm) < GLOBAL_ASID_MIN_CPUS) {
                 return false;
             }
             globalAsid.add(mm);
         }
         cpu.call(new OneStep("broadcast_tlb_flush", c -> {
-            Kernel g = c.kernel();
-            Costs costs = g.costs();
-            long n = info.isFullFlush() ? 1 : (info.pages() + costs.invlpgbCountMax - 1) / costs.invlpgbCountMax;
-            for (KernelCpu t : g.cpus()) {
-                Invalidate.mmRange(t, info, false);
+            long n = info.isFullFlush() ? 1 : (info.pages() + countMax - 1) / countMax;
+            for (int t = 0; t < guest.nrCpus(); t++) {
+                Invalidate.mmRange(guest.cpu(t), info, false);
             }
-            g.vmstat().add(Counter.BROADCAST_FLUSHES, n);
+            guest.count(Counter.BROADCAST_FLUSHES, n);
             info.localFlushed = true;
-            return n * costs.invlpgbNs + costs.tlbsyncNs;
+            return n * invlpgbNs + tlbsyncNs;
         }));
         return true;
     }
 
     /** CPUs in mm_cpumask that have the mm loaded right now. */
-    private static int activeCpus(Kernel g, MmHandle mm) {
+    private int activeCpus(MmHandle mm) {
         int n = 0;
         CpuMask m = mm.cpumask();
         for (int c = m.next(0); c >= 0; c = m.next(c + 1)) {
-            if (g.cpu(c).loadedMm() == mm) {
+            if (guest.cpu(c).loadedMm() == mm) {
                 n++;
             }
         }
@@ -75,9 +79,8 @@ public final class InvlpgbBackend extends GuestTableFree {
     }
 
     @PvOp("flush_tlb_multi")
-    public void flushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info) {
-        KernelCpu cpu = (KernelCpu) view;
-        NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
+    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+        guest.nativeFlushTlbMulti(cpu, mask, info);
     }
 
     public static final class Provider extends BackendProvider {
@@ -87,8 +90,7 @@ public final class InvlpgbBackend extends GuestTableFree {
 
         @Override
         public Object attach(BackendContext facade, Knobs knobs) {
-            Kernel guest = Kernel.of(facade);
-            return new InvlpgbBackend(guest);
+            return new InvlpgbBackend(facade);
         }
     }
 }

@@ -1,22 +1,18 @@
 package dev.pvtlb.internal.backends;
 
+import dev.pvtlb.smp.IpiDelivery;
+import dev.pvtlb.host.VcpuEvents;
+import dev.pvtlb.host.KvmScheduling;
+import dev.pvtlb.host.KvmHost;
 import dev.pvtlb.pvops.BackendContext;
-import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.pvops.InjectedBug;
-import dev.pvtlb.internal.host.HostModel;
-import dev.pvtlb.internal.host.HostVcpu;
-import dev.pvtlb.internal.host.HypercallIpi;
-import dev.pvtlb.internal.host.KvmSpin;
-import dev.pvtlb.internal.host.VcpuEntryHook;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.internal.kernel.NativeBackend;
 import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.IpiKind;
 import dev.pvtlb.smp.CpuMask;
@@ -32,7 +28,7 @@ import dev.pvtlb.stats.Counter;
  * {@code kvm.hostClearPreempted=plain-write}, by reading it at the start of the entry and
  * writing zero at its end, which loses a request set in between.
  */
-public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
+public final class KvmBackend extends GuestTableFree implements VcpuEvents {
     static final KnobSpec PV_TLB_FLUSH = KnobSpec.bool("kvm.pvTlbFlush", true,
             "KVM_FEATURE_PV_TLB_FLUSH: preempted targets get KVM_VCPU_FLUSH_TLB in steal time instead of an IPI");
     static final KnobSpec HOST_CLEAR = KnobSpec.choice("kvm.hostClearPreempted", "xchg",
@@ -67,37 +63,43 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
     static final byte KVM_VCPU_PREEMPTED = 1;
     static final byte KVM_VCPU_FLUSH_TLB = 2;
 
-    private final Kernel guest;
+    private final BackendContext guest;
     private final boolean pvTlbFlush;
     private final boolean plainWrite;
     /** steal_time.preempted of each vCPU: guest memory written by both sides. */
     private final byte[] preempted;
-    private final HostModel host;
+    private final KvmHost host;
     private final boolean pvSchedYield;
     private final boolean preemptedOnHalt;
     private final boolean schedYieldSkipsIdle;
+    /** hypercall.ns: a KVM_HC_SCHED_YIELD. */
+    private final long hypercallNs;
+    /** line.same_socket.ns: READ_ONCE(src->preempted), a line the host writes. */
+    private final long stealTimeReadNs;
 
-    KvmBackend(Kernel guest, Knobs k) {
+    KvmBackend(BackendContext guest, Knobs k) {
         super(guest.knobs());
         this.guest = guest;
         this.pvTlbFlush = k.bool(PV_TLB_FLUSH.name());
         this.plainWrite = k.get(HOST_CLEAR.name()).equals("plain-write");
-        this.preempted = new byte[guest.cpus().length];
+        this.preempted = new byte[guest.nrCpus()];
+        this.hypercallNs = guest.profile().ns("hypercall.ns");
+        this.stealTimeReadNs = guest.profile().ns("line.same_socket.ns");
         this.pvSchedYield = k.bool(PV_SCHED_YIELD.name());
         this.preemptedOnHalt = k.bool(PREEMPTED_ON_HALT.name());
         this.schedYieldSkipsIdle = k.bool(SCHED_YIELD_SKIPS_IDLE.name());
-        this.host = HostModel.attach(guest, this, new KvmSpin(k.bool(PLE.name()), k.bool(BOOST.name()),
+        this.host = guest.kvmHost(this, new KvmScheduling(k.bool(PLE.name()), k.bool(BOOST.name()),
                 k.bool(BOOST_USER_MODE.name()), k.bool(HALT_POLL.name()), k.bool(PV_SPINLOCK.name())));
     }
 
     /**
      * kvm_smp_send_call_func_ipi() (arch/x86/kernel/kvm.c, 715062970f37), for the IPIs of a call
-     * that takes the mask path (see Kernel.sendCallFunctionIpis): the IPIs go out (one
+     * that takes the mask path ({@link IpiKind#CALL_FUNCTION_MASK}): the IPIs go out (one
      * KVM_HC_SEND_IPI hypercall, KVM_FEATURE_PV_SEND_IPI); then, for the first target that is not
      * idle (with {@code kvm.schedYieldSkipsIdle}) and whose steal_time.preempted is set, one
      * KVM_HC_SCHED_YIELD hypercall, which the host answers with a directed yield to it if it can.
      */
-    private long sendCallFuncIpi(HypercallIpi ipi, Cpu from, Cpu[] targets, int count, IpiKind kind) {
+    private long sendCallFuncIpi(IpiDelivery ipi, Cpu from, Cpu[] targets, int count, IpiKind kind) {
         long cost = ipi.send(from, targets, count, kind);
         if (!pvSchedYield || kind != IpiKind.CALL_FUNCTION_MASK) {
             // kvm_smp_send_call_func_ipi() is smp_ops.send_call_func_ipi, the mask path only: a
@@ -106,23 +108,22 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
             return cost;
         }
         for (int i = 0; i < count; i++) {
-            KernelCpu t = (KernelCpu) targets[i];
+            Cpu t = targets[i];
             // !idle_cpu(cpu) && vcpu_is_preempted(cpu); before 9ee83635d872 (5.17) vcpu_is_preempted(cpu) alone,
             // and the loop stops at the first preempted target whether or not the host can yield to it.
-            if ((!schedYieldSkipsIdle || t.current() != null) && (preempted[t.id] & KVM_VCPU_PREEMPTED) != 0) {
-                guest.vmstat().inc(Counter.HYPERCALLS);
+            if ((!schedYieldSkipsIdle || !t.idle()) && (preempted[t.id()] & KVM_VCPU_PREEMPTED) != 0) {
+                guest.count(Counter.HYPERCALLS, 1);
                 host.schedYield(from, t);
-                return cost + guest.costs().hypercallNs;
+                return cost + hypercallNs;
             }
         }
         return cost;
     }
 
     @PvOp("flush_tlb_multi")
-    public void flushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info) {
-        KernelCpu cpu = (KernelCpu) view;
+    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
         if (!pvTlbFlush) {
-            NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
+            guest.nativeFlushTlbMulti(cpu, mask, info);
             return;
         }
         cpu.call(new OneStep("kvm_flush_tlb_multi", c -> {
@@ -130,17 +131,17 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
             flushmask.copyFrom(mask);
             long cost = 0;
             for (int t = mask.next(0); t >= 0; t = mask.next(t + 1)) {
-                cost += c.kernel().costs().lineSameSocketNs; // READ_ONCE(src->preempted): a line the host writes
+                cost += stealTimeReadNs; // READ_ONCE(src->preempted): a line the host writes
                 byte state = preempted[t];
                 if ((state & KVM_VCPU_PREEMPTED) != 0) {
                     preempted[t] = (byte) (state | KVM_VCPU_FLUSH_TLB); // try_cmpxchg succeeds: one step
                     flushmask.clear(t);
                     if ((state & KVM_VCPU_FLUSH_TLB) == 0) {
-                        c.kernel().vmstat().inc(Counter.DEFERRED_FLUSHES);
+                        guest.count(Counter.DEFERRED_FLUSHES, 1);
                     }
                 }
             }
-            NativeBackend.nativeFlushTlbMulti(c, flushmask, info, knobs);
+            guest.nativeFlushTlbMulti(c, flushmask, info);
             return cost;
         }));
     }
@@ -150,32 +151,32 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
      * {@code kvm.preemptedOnHalt}, a halted one whose thread is scheduled out too.
      */
     @Override
-    public void descheduled(HostVcpu v, boolean wasRunnable) {
+    public void descheduled(Cpu vcpu, boolean wasRunnable) {
         if (wasRunnable || preemptedOnHalt) {
-            preempted[v.cpu.id] = KVM_VCPU_PREEMPTED;
+            preempted[vcpu.id()] = KVM_VCPU_PREEMPTED;
         }
     }
 
     /** record_steal_time(), first half: read the field (and clear it at once with xchg). */
     @Override
-    public void entryBegin(HostVcpu v) {
-        int id = v.cpu.id;
+    public void entryBegin(Cpu vcpu) {
+        int id = vcpu.id();
         byte state = preempted[id];
         if (!plainWrite) {
             preempted[id] = 0;
         }
         if ((state & KVM_VCPU_FLUSH_TLB) != 0 && guest.knobs().bug != InjectedBug.KVM_ENTRY_DROPS_FLUSH) {
             // kvm_vcpu_flush_tlb_guest(): every guest translation of this vCPU.
-            v.cpu.flushAllAsids();
-            guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
+            vcpu.flushAllAsids();
+            guest.count(Counter.HYPERVISOR_FLUSHES, 1);
         }
     }
 
     /** record_steal_time(), second half with plain-write: the copy, preempted = 0, is written back. */
     @Override
-    public void entryEnd(HostVcpu v) {
+    public void entryEnd(Cpu vcpu) {
         if (plainWrite) {
-            preempted[v.cpu.id] = 0;
+            preempted[vcpu.id()] = 0;
         }
     }
 
@@ -188,11 +189,11 @@ public final class KvmBackend extends GuestTableFree implements VcpuEntryHook {
 
         @Override
         public Object attach(BackendContext facade, Knobs knobs) {
-            KvmBackend b = new KvmBackend(Kernel.of(facade), knobs);
+            KvmBackend b = new KvmBackend(facade, knobs);
             // KVM_FEATURE_PV_SEND_IPI: one KVM_HC_SEND_IPI hypercall per IPI bitmap.
-            HypercallIpi ipi = new HypercallIpi(false);
+            IpiDelivery ipi = facade.hypercallIpi(false);
             return Attachment.of(b).withIpiDelivery((from, targets, count, kind) -> b.sendCallFuncIpi(ipi, from, targets, count, kind))
-                    .withVcpuHost(b.host);
+                    .withVcpuHost(b.host.vcpuHost());
         }
     }
 }

@@ -1,7 +1,6 @@
 package dev.pvtlb.internal.backends;
 
-import dev.pvtlb.internal.kernel.KernelCpu;
-import dev.pvtlb.internal.kernel.InternalPath;
+import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.KernelPath;
 
 /**
@@ -9,9 +8,9 @@ import dev.pvtlb.smp.KernelPath;
  * instruction sequence): its effects happen at the step, its cost is the step's length.
  * The body may push further paths (a fallback to native IPIs); they run after it.
  */
-final class OneStep extends InternalPath {
+final class OneStep extends KernelPath {
     interface Body {
-        long run(KernelCpu cpu);
+        long run(Cpu cpu);
     }
 
     private final String name;
@@ -23,7 +22,7 @@ final class OneStep extends InternalPath {
     }
 
     @Override
-    public long step(KernelCpu cpu) {
+    public long step(Cpu cpu) {
         cpu.ret();
         return body.run(cpu);
     }

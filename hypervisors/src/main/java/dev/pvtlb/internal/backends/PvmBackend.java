@@ -1,15 +1,8 @@
 package dev.pvtlb.internal.backends;
 
+import dev.pvtlb.host.HypervisorFlush;
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.internal.host.HostFlush;
-import dev.pvtlb.internal.host.HypercallIpi;
-import dev.pvtlb.internal.host.PvmTlbRequest;
-import dev.pvtlb.internal.host.ShadowMmuSync;
-import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.stats.Counter;
-import dev.pvtlb.internal.kernel.Kernel;
-import dev.pvtlb.internal.kernel.KernelCpu;
-import dev.pvtlb.internal.kernel.NativeBackend;
 import dev.pvtlb.knob.KnobSpec;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.pvops.Attachment;
@@ -56,15 +49,21 @@ public final class PvmBackend extends GuestTableFree {
                     + "native_flush_tlb_multi() with a KVM_HC_SEND_IPI hypercall)",
             "hypercall", "ipi");
 
-    private final HostFlush hostFlush;
+    private final BackendContext guest;
+    private final HypervisorFlush hostFlush;
     private final ShadowMmuSync shadow;
     private final boolean byHypercall;
+    private final PvmTlbRequest request;
+    private final long hypercallNs;
 
-    PvmBackend(Kernel guest, Knobs k) {
+    PvmBackend(BackendContext guest, Knobs k) {
         super(guest.knobs());
-        this.hostFlush = new HostFlush(guest);
+        this.guest = guest;
+        this.hostFlush = guest.hypervisorFlush();
         this.shadow = new ShadowMmuSync(hostFlush);
         this.byHypercall = k.get(REMOTE_FLUSH.name()).equals("hypercall");
+        this.request = new PvmTlbRequest(guest.profile().ns("invlpg.ns"), guest.profile().ns("flush.full.ns"));
+        this.hypercallNs = guest.profile().ns("hypercall.ns");
     }
 
     /**
@@ -73,23 +72,20 @@ public final class PvmBackend extends GuestTableFree {
      * this vCPU, and the shadow MMU's sync of the flush.
      */
     @PvOp("flush_tlb_user")
-    public long flushTlbUser(Cpu view, FlushTlbInfo info, long pages, long nativeNs) {
-        KernelCpu cpu = (KernelCpu) view;
-        Costs c = cpu.kernel().costs();
+    public long flushTlbUser(Cpu cpu, FlushTlbInfo info, long pages, long nativeNs) {
         long calls = pages == FlushTlbInfo.FLUSH_ALL ? 1 : pages;
-        cpu.kernel().vmstat().add(Counter.HYPERCALLS, calls);
-        return calls * c.hypercallNs + PvmTlbRequest.cost(c, pages) + shadow.sync(cpu, info, pages);
+        guest.count(Counter.HYPERCALLS, calls);
+        return calls * hypercallNs + request.cost(pages) + shadow.sync(cpu, info, pages);
     }
 
     @PvOp("flush_tlb_multi")
-    public void flushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info) {
-        KernelCpu cpu = (KernelCpu) view;
+    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
         if (!byHypercall) {
-            NativeBackend.nativeFlushTlbMulti(cpu, mask, info, knobs);
+            guest.nativeFlushTlbMulti(cpu, mask, info);
             return;
         }
         cpu.call(new OneStep("pvm_flush_tlb_multi", c -> hostFlush.flushByHypercall(c, mask, info,
-                PvmTlbRequest.scope(info), PvmTlbRequest.targetCost(c.kernel().costs(), info))
+                PvmTlbRequest.scope(info), request.targetCost(info))
                 + shadow.sync(c, info, FlushTlbInfo.FLUSH_ALL)));
     }
 
@@ -101,9 +97,9 @@ public final class PvmBackend extends GuestTableFree {
 
         @Override
         public Object attach(BackendContext facade, Knobs knobs) {
-            PvmBackend b = new PvmBackend(Kernel.of(facade), knobs);
+            PvmBackend b = new PvmBackend(facade, knobs);
             // KVM_FEATURE_PV_SEND_IPI through PVM's KVM hypercall path: one hypercall per IPI bitmap.
-            return Attachment.of(b).withIpiDelivery(new HypercallIpi(false)).withVcpuHost(b.hostFlush.host());
+            return Attachment.of(b).withIpiDelivery(facade.hypercallIpi(false)).withVcpuHost(b.hostFlush.vcpuHost());
         }
     }
 }

@@ -1,15 +1,11 @@
 package dev.pvtlb.internal.backends;
 
 import dev.pvtlb.pvops.BackendContext;
-import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
 import dev.pvtlb.knob.Knobs;
-import dev.pvtlb.internal.profile.Costs;
-import dev.pvtlb.internal.kernel.NativeBackend;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuCondition;
 import dev.pvtlb.smp.CpuMask;
@@ -27,44 +23,50 @@ import dev.pvtlb.stats.TimeCategory;
  */
 public final class RarBackend extends GuestTableFree {
 
-    RarBackend(Kernel guest) {
+    private final BackendContext guest;
+    /** rar.send.ns per target, rar.latency.ns until the acknowledgements, rar.target.ns per action on a target. */
+    private final long sendNs;
+    private final long latencyNs;
+    private final long targetNs;
+
+    RarBackend(BackendContext guest) {
         super(guest.knobs());
+        this.guest = guest;
+        this.sendNs = guest.profile().ns("rar.send.ns");
+        this.latencyNs = guest.profile().ns("rar.latency.ns");
+        this.targetNs = guest.profile().ns("rar.target.ns");
     }
 
     @PvOp("flush_tlb_multi")
-    public void flushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info) {
-        KernelCpu cpu = (KernelCpu) view;
-        cpu.kernel().vmstat().inc(Counter.NR_TLB_REMOTE_FLUSH);
-        CpuCondition cond = NativeBackend.lazyFilter(knobs, info);
+    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+        guest.count(Counter.NR_TLB_REMOTE_FLUSH, 1);
+        CpuCondition cond = guest.flushTargets(info);
         cpu.call(new AwaitedInvalidation("smp_call_rar_many", new AwaitedInvalidation.Request() {
             private final CpuMask targets = new CpuMask(mask.nrCpus());
             private long ops;
 
             @Override
-            public long issue(KernelCpu c) {
+            public long issue(Cpu c) {
                 // The targets are chosen when the request is written (is_lazy read now).
-                Kernel g = c.kernel();
-                Costs costs = g.costs();
                 int n = 0;
                 ops = info.isFullFlush() ? 1 : info.pages();
                 for (int t = mask.next(0); t >= 0; t = mask.next(t + 1)) {
-                    if (t != c.id && (cond == null || cond.test(g.cpu(t)))) {
+                    if (t != c.id() && (cond == null || cond.test(guest.cpu(t)))) {
                         targets.set(t);
                         n++;
                     }
                 }
-                g.vmstat().add(Counter.REMOTE_ACTION_REQUESTS, n);
-                return n == 0 ? 0 : n * costs.rarSendNs + costs.rarLatencyNs;
+                guest.count(Counter.REMOTE_ACTION_REQUESTS, n);
+                return n == 0 ? 0 : n * sendNs + latencyNs;
             }
 
             @Override
-            public void complete(KernelCpu c) {
+            public void complete(Cpu c) {
                 // Every target acknowledged: its hardware has performed the action.
-                Kernel g = c.kernel();
                 for (int t = targets.next(0); t >= 0; t = targets.next(t + 1)) {
-                    KernelCpu target = g.cpu(t);
+                    Cpu target = guest.cpu(t);
                     Invalidate.mmRange(target, info, false);
-                    target.injectHostWork(ops * g.costs().rarTargetNs, TimeCategory.REMOTE_INVALIDATION, "rar");
+                    target.injectHostWork(ops * targetNs, TimeCategory.REMOTE_INVALIDATION, "rar");
                 }
             }
         }));
@@ -77,8 +79,7 @@ public final class RarBackend extends GuestTableFree {
 
         @Override
         public Object attach(BackendContext facade, Knobs knobs) {
-            Kernel guest = Kernel.of(facade);
-            return new RarBackend(guest);
+            return new RarBackend(facade);
         }
     }
 }

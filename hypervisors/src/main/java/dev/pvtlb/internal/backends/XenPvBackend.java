@@ -1,18 +1,14 @@
 package dev.pvtlb.internal.backends;
 
+import dev.pvtlb.host.HypervisorFlush;
 import dev.pvtlb.pvops.BackendContext;
-import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.internal.host.HostFlush;
-import dev.pvtlb.internal.host.HypercallIpi;
-import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.pvops.Attachment;
 import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
 import dev.pvtlb.pvops.TlbGather;
-import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
 
@@ -24,21 +20,24 @@ import dev.pvtlb.smp.CpuMask;
  * running before they next run. IPIs go through event channels, one hypercall per target.
  */
 public final class XenPvBackend extends GuestTableFree {
-    private final HostFlush hostFlush;
+    private final HypervisorFlush hostFlush;
+    /** invlpg.ns and flush.full.ns: the host's flush of each target, one page or everything. */
+    private final long invlpgNs;
+    private final long fullFlushNs;
 
-    XenPvBackend(Kernel guest) {
+    XenPvBackend(BackendContext guest) {
         super(guest.knobs());
-        this.hostFlush = new HostFlush(guest);
+        this.hostFlush = guest.hypervisorFlush();
+        this.invlpgNs = guest.profile().ns("invlpg.ns");
+        this.fullFlushNs = guest.profile().ns("flush.full.ns");
     }
 
     @PvOp("flush_tlb_multi")
-    public void flushTlbMulti(Cpu view, CpuMask mask, FlushTlbInfo info) {
-        KernelCpu cpu = (KernelCpu) view;
+    public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
         cpu.call(new OneStep("xen_flush_tlb_multi", c -> {
             boolean onePage = !info.isFullFlush() && info.end - info.start <= 4096;
-            Costs costs = c.kernel().costs();
-            return hostFlush.flushByHypercall(c, mask, info, onePage ? HostFlush.Scope.PAGES : HostFlush.Scope.ALL,
-                    onePage ? info.pages() * costs.invlpgNs : costs.fullFlushNs);
+            return hostFlush.flushByHypercall(c, mask, info, onePage ? HypervisorFlush.Scope.PAGES : HypervisorFlush.Scope.ALL,
+                    onePage ? info.pages() * invlpgNs : fullFlushNs);
         }));
     }
 
@@ -46,7 +45,7 @@ public final class XenPvBackend extends GuestTableFree {
      * ___pte_free_tlb() (and the pmd and pud ones) call paravirt_release_pte() before
      * tlb_remove_table(): xen_release_ptpage() unpins the table and makes it writable again,
      * and Xen flushes every vCPU that may still cache it before the guest can write the frame
-     * ({@link HostFlush#pageTypeChangeFlush}). So in a PV guest a freed table is never walked
+     * ({@link HypervisorFlush#pageTypeChangeFlush}). So in a PV guest a freed table is never walked
      * through a stale paging-structure entry, whatever the guest flushes itself; a software walk
      * (gup_fast) is not a TLB and is not protected by this.
      */
@@ -64,9 +63,9 @@ public final class XenPvBackend extends GuestTableFree {
 
         @Override
         public Object attach(BackendContext facade, Knobs knobs) {
-            XenPvBackend b = new XenPvBackend(Kernel.of(facade));
+            XenPvBackend b = new XenPvBackend(facade);
             // Event channels: one hypercall per target.
-            return Attachment.of(b).withIpiDelivery(new HypercallIpi(true)).withVcpuHost(b.hostFlush.host());
+            return Attachment.of(b).withIpiDelivery(facade.hypercallIpi(true)).withVcpuHost(b.hostFlush.vcpuHost());
         }
     }
 }

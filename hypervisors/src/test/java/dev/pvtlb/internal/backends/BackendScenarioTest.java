@@ -183,7 +183,7 @@ class BackendScenarioTest {
     void arm64BroadcastChargesEveryCpuOfTheDomainWhileLocalChargesOnlyTheMask() {
         Scripted bc = twoProcesses("broadcast");
         // Four TLBI VAE1IS and the DSB ISH's Sync per unmap (DvmBroadcastCost): 4 x 20 + 20 ns.
-        long perUnmap = DvmBroadcastCost.of(bc.guest.costs()).bystanderNs(4);
+        long perUnmap = DvmBroadcastCost.of(bc.guest.profile()).bystanderNs(4);
         assertEquals(100, perUnmap);
         assertEquals(40, bc.count(Counter.BROADCAST_FLUSHES), "ten unmaps of four pages: forty TLBI VAE1IS");
         for (int c = 1; c < 4; c++) {
@@ -207,7 +207,7 @@ class BackendScenarioTest {
     void arm64WithKptiBroadcastsEveryTlbiTwice() {
         Scripted kpti = twoProcesses("broadcast", "arm64.kpti=true");
         assertEquals(80, kpti.count(Counter.BROADCAST_FLUSHES), "ten unmaps of four pages, each TLBI for both ASIDs");
-        long perUnmap = DvmBroadcastCost.of(kpti.guest.costs()).bystanderNs(8);
+        long perUnmap = DvmBroadcastCost.of(kpti.guest.profile()).bystanderNs(8);
         assertEquals(180, perUnmap);
         for (int c = 1; c < 4; c++) {
             assertEquals(10 * perUnmap, kpti.guest.cpuTime().get(c, TimeCategory.REMOTE_INVALIDATION), "cpu" + c);

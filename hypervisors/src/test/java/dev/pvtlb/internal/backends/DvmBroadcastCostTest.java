@@ -2,7 +2,6 @@ package dev.pvtlb.internal.backends;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.profile.Profile;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +10,7 @@ import org.junit.jupiter.api.Test;
  * (tlbi.ns 50, tlbi.sync.ns 500, tlbi.dvm.snoop.ns 2, tlbi.bystander.ns 20, tlbi.bystander.sync.ns 20).
  */
 class DvmBroadcastCostTest {
-    private final DvmBroadcastCost dvm = DvmBroadcastCost.of(new Costs(Profile.load("x86-skylake")));
+    private final DvmBroadcastCost dvm = DvmBroadcastCost.of(Profile.load("x86-skylake"));
 
     @Test
     void fourPagesInADomainOfFourCpus() {

@@ -61,7 +61,7 @@ class KvmHostMechanismsTest {
     }
 
     private static long delivery(Scripted s) {
-        return dev.pvtlb.internal.kernel.Kernel.of(s.guest).ledger().ns(dev.pvtlb.stats.CostPart.IPI_DELIVERY);
+        return s.guest.ledger().ns(dev.pvtlb.stats.CostPart.IPI_DELIVERY);
     }
 
     @Test

@@ -44,7 +44,12 @@ public final class Workloads {
      * under one knob setting and are safe under the fix, in name order.
      */
     public static List<Workload> catalogue() {
-        return all().stream().filter(w -> w instanceof Catalogue).toList();
+        return all().stream().filter(Workloads::inCatalogue).toList();
+    }
+
+    /** Whether {@code w} is one of the catalogue's entries. */
+    public static boolean inCatalogue(Workload w) {
+        return w instanceof Catalogue;
     }
 
     public static Workload byName(String name) {

@@ -6,7 +6,11 @@ import dev.pvtlb.pvops.InjectedBug;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.host.HypervisorFlush;
+import dev.pvtlb.host.VcpuEvents;
+import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.CpuMask;
+import dev.pvtlb.smp.VcpuHost;
 import dev.pvtlb.stats.Counter;
 import dev.pvtlb.stats.TimeCategory;
 
@@ -17,16 +21,7 @@ import dev.pvtlb.stats.TimeCategory;
  * IRQ state; a vCPU not running is marked and flushed before it next runs. The hypercall
  * returns when every running target was flushed.
  */
-public final class HostFlush implements VcpuEntryHook {
-    /** What the hypervisor invalidates on each target. */
-    public enum Scope {
-        /** Every non-global translation of the vCPU (Xen's TLB_FLUSH_MULTI). */
-        ALL,
-        /** The address space of {@code info.mm} (Hyper-V address-space flush). */
-        MM,
-        /** The pages of {@code info} in the address space of {@code info.mm}. */
-        PAGES
-    }
+public final class HostFlush implements HypervisorFlush, VcpuEvents {
 
     private final Kernel guest;
     private final HostModel host;
@@ -43,11 +38,17 @@ public final class HostFlush implements VcpuEntryHook {
         return host;
     }
 
+    @Override
+    public VcpuHost vcpuHost() {
+        return host;
+    }
+
     /**
      * One flush hypercall from {@code cpu} naming the CPUs of {@code mask}: the hypercall itself
      * ({@code hypercall.ns}, counted) and the host's flush of each target; nothing for an empty mask.
      */
-    public long flushByHypercall(KernelCpu cpu, CpuMask mask, FlushTlbInfo info, Scope scope, long flushCost) {
+    @Override
+    public long flushByHypercall(Cpu cpu, CpuMask mask, FlushTlbInfo info, Scope scope, long flushCost) {
         if (mask.isEmpty()) {
             return 0;
         }
@@ -62,23 +63,24 @@ public final class HostFlush implements VcpuEntryHook {
      * cost to the caller beyond the hypercall itself; sets {@code info.localFlushed} when the
      * caller was among the targets.
      */
-    public long flush(KernelCpu cpu, CpuMask targets, FlushTlbInfo info, Scope scope) {
+    @Override
+    public long flush(Cpu cpu, CpuMask targets, FlushTlbInfo info, Scope scope) {
         Costs c = guest.costs();
         return flush(cpu, targets, info, scope, scope == Scope.PAGES ? info.pages() * c.invlpgNs : c.fullFlushNs);
     }
 
     /**
-     * As {@link #flush(KernelCpu, CpuMask, FlushTlbInfo, Scope)}, with {@code flushCost} the host's
+     * As {@link #flush(Cpu, CpuMask, FlushTlbInfo, Scope)}, with {@code flushCost} the host's
      * work on each target (a hypervisor whose flush is more than the hardware invalidation, such as
      * PVM's shadow-root walk per cached root, prices it itself).
      */
-    public long flush(KernelCpu cpu, CpuMask targets, FlushTlbInfo info, Scope scope, long flushCost) {
+    public long flush(Cpu cpu, CpuMask targets, FlushTlbInfo info, Scope scope, long flushCost) {
         Costs c = guest.costs();
         long cost = 0;
         int remote = 0;
         for (int t = targets.next(0); t >= 0; t = targets.next(t + 1)) {
             KernelCpu target = guest.cpu(t);
-            if (t == cpu.id) {
+            if (t == cpu.id()) {
                 apply(target, info, scope);
                 cost += flushCost;
                 info.localFlushed = true;
@@ -89,7 +91,7 @@ public final class HostFlush implements VcpuEntryHook {
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
                 guest.vmstat().inc(Counter.VMEXITS);
                 long now = guest.engine().now();
-                guest.cpuTime().flow("flush hypercall", cpu.id, now, t, now);
+                guest.cpuTime().flow("flush hypercall", cpu.id(), now, t, now);
                 target.injectHostWork(c.vmexitNs + flushCost, TimeCategory.STOLEN, "host_tlb_flush");
             } else if (!pending[t] && guest.knobs().bug != InjectedBug.HOST_DROPS_DEFERRED_FLUSH) {
                 pending[t] = true;
@@ -132,6 +134,7 @@ public final class HostFlush implements VcpuEntryHook {
      * ones at once, the others at their next entry. Departure: its cost (the IPIs to the pCPUs,
      * the flushes) is not charged, and it counts as no hypervisor flush.
      */
+    @Override
     public void pageTypeChangeFlush() {
         for (KernelCpu target : guest.cpus()) {
             if (host.vcpu(target).executing()) {
@@ -154,7 +157,8 @@ public final class HostFlush implements VcpuEntryHook {
      * flush of the same step already left each vCPU what this one would (a sync flushes once per
      * entry, and what is kept depends only on the page tables, which do not change within the step).
      */
-    public long flushRemoteTlbs(KernelCpu caller, boolean dropTranslations) {
+    @Override
+    public long flushRemoteTlbs(Cpu caller, boolean dropTranslations) {
         Costs c = guest.costs();
         int kicked = 0;
         long now = guest.engine().now();
@@ -168,7 +172,7 @@ public final class HostFlush implements VcpuEntryHook {
                 kicked++;
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
                 guest.vmstat().inc(Counter.VMEXITS);
-                guest.cpuTime().flow("kvm_flush_remote_tlbs", caller.id, now, target.id, now);
+                guest.cpuTime().flow("kvm_flush_remote_tlbs", caller.id(), now, target.id, now);
                 target.injectHostWork(c.vmexitNs + c.fullFlushNs, TimeCategory.STOLEN, "kvm_flush_remote_tlbs");
             } else {
                 // Descheduled, it refills nothing before its next entry: flushed now, for nothing.
@@ -187,11 +191,11 @@ public final class HostFlush implements VcpuEntryHook {
 
     /** A flush left for a vCPU that was not running is done right before guest code runs again. */
     @Override
-    public void entryEnd(HostVcpu v) {
-        int id = v.cpu.id;
+    public void entryEnd(Cpu vcpu) {
+        int id = vcpu.id();
         if (pending[id]) {
             pending[id] = false;
-            v.cpu.flushAllAsids();
+            vcpu.flushAllAsids();
             guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);
         }
     }

@@ -1,5 +1,8 @@
 package dev.pvtlb.internal.host;
 
+import dev.pvtlb.host.KvmHost;
+import dev.pvtlb.host.VcpuEvents;
+
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.model.ChoicePoint;
@@ -31,7 +34,7 @@ import dev.pvtlb.stats.TimeCategory;
  * both only while the vCPU picked is eligible (not ahead of its queue's average virtual runtime).
  * With {@link KvmSpin} the host also has KVM's pause-loop exits, directed yield and halt polling.
  */
-public final class HostModel implements VcpuHost {
+public final class HostModel implements VcpuHost, KvmHost {
     /** Alternatives of each slice length. */
     static final int SLICE_POINTS = 16;
     /** The steps of its vCPU at which the explorer may end the first slice of a pCPU. */
@@ -43,7 +46,7 @@ public final class HostModel implements VcpuHost {
     /** Each VM's vCPUs, by vCPU index; VM 0 is the guest a run reports on. */
     private final HostVcpu[][] vmVcpus;
     /** Each VM's backend hook; null for a VM whose vCPUs are CPU-bound threads. */
-    private final VcpuEntryHook[] hooks;
+    private final VcpuEvents[] hooks;
     private final KvmSpin kvm;
     private final long sliceNs;
     /** host.scheduler=cfs: CFS's wake-up placement, preemption and slice; null under EEVDF. */
@@ -54,12 +57,12 @@ public final class HostModel implements VcpuHost {
     /** kvm->last_boosted_vcpu of each VM. */
     final int[] lastBoostedVcpu;
 
-    public HostModel(Kernel guest, VcpuEntryHook hook) {
+    public HostModel(Kernel guest, VcpuEvents hook) {
         this(guest, hook, null);
     }
 
     /** {@code kvm}: KVM's spin and halt mechanisms, or null for a host without them. */
-    public HostModel(Kernel guest, VcpuEntryHook hook, KvmSpin kvm) {
+    public HostModel(Kernel guest, VcpuEvents hook, KvmSpin kvm) {
         this.guest = guest;
         this.engine = guest.engine();
         this.kvm = kvm;
@@ -75,7 +78,7 @@ public final class HostModel implements VcpuHost {
         if ((long) n * vms > 1 << 16) {
             throw new ModelException("host would hold " + ((long) n * vms) + " vCPUs; at most 65536");
         }
-        hooks = new VcpuEntryHook[vms];
+        hooks = new VcpuEvents[vms];
         hooks[0] = hook;
         lastBoostedVcpu = new int[vms];
         java.util.Arrays.fill(lastBoostedVcpu, -1);
@@ -106,7 +109,7 @@ public final class HostModel implements VcpuHost {
                     v.ready = true;
                     if (v.cpu != null) {
                         v.cpu.vcpuPreempt();
-                        hook.descheduled(v, true);
+                        hook.descheduled(v.cpu, true);
                     }
                 }
             }
@@ -178,7 +181,7 @@ public final class HostModel implements VcpuHost {
      * {@code guest.vmIndex()} (instead of CPU-bound threads), with {@code hook} as that VM's
      * backend. {@code kvm} is the primary's choice for the whole host.
      */
-    public static HostModel attach(Kernel guest, VcpuEntryHook hook, KvmSpin kvm) {
+    public static HostModel attach(Kernel guest, VcpuEvents hook, KvmSpin kvm) {
         Kernel primary = guest.primaryGuest();
         if (primary == null) {
             return new HostModel(guest, hook, kvm);
@@ -191,7 +194,7 @@ public final class HostModel implements VcpuHost {
     }
 
     /** Co-guest {@code g}'s vCPUs take the places of VM {@code g.vmIndex()}'s CPU-bound threads. */
-    private void join(Kernel g, VcpuEntryHook hook) {
+    private void join(Kernel g, VcpuEvents hook) {
         int vm = g.vmIndex();
         if (hooks[vm] != null) {
             throw new IllegalStateException("VM " + vm + " joined twice");
@@ -203,7 +206,7 @@ public final class HostModel implements VcpuHost {
             v.cpu = cpus[i];
             if (v.state != VcpuState.RUNNING) {
                 v.cpu.vcpuPreempt();
-                hook.descheduled(v, true);
+                hook.descheduled(v.cpu, true);
             }
         }
     }
@@ -270,7 +273,7 @@ public final class HostModel implements VcpuHost {
             if (prev.cpu != null) {
                 prev.cpu.vcpuPreempt();
                 prev.cpu.kernel().vmstat().inc(Counter.VCPU_PREEMPTIONS);
-                hooks[prev.vm].descheduled(prev, true);
+                hooks[prev.vm].descheduled(prev.cpu, true);
             }
         }
         enter(pc, next);
@@ -298,14 +301,14 @@ public final class HostModel implements VcpuHost {
             return;
         }
         v.entering = true;
-        VcpuEntryHook hook = hooks[v.vm];
-        hook.entryBegin(v);
+        VcpuEvents hook = hooks[v.vm];
+        hook.entryBegin(v.cpu);
         engine.at(engine.now() + entryNs, e -> {
             v.entering = false;
             if (pc.current != v) {
                 return;
             }
-            hook.entryEnd(v);
+            hook.entryEnd(v.cpu);
             v.cpu.vcpuResume();
             if (pc.nextBuddy != null) {
                 resched(pc); // a yield_to() targeted this pCPU while the entry was in progress
@@ -443,7 +446,13 @@ public final class HostModel implements VcpuHost {
         kvm.onSpin(this, v);
     }
 
+    @Override
+    public VcpuHost vcpuHost() {
+        return this;
+    }
+
     /** KVM_HC_SCHED_YIELD from guest vCPU {@code from} naming guest vCPU {@code to}; true when the host yielded. */
+    @Override
     public boolean schedYield(Cpu from, Cpu to) {
         return KvmSpin.schedYield(this, vcpu(from), vcpu(to));
     }
@@ -493,7 +502,7 @@ public final class HostModel implements VcpuHost {
      */
     private void sleepOff(HostVcpu v) {
         Pcpu pc = v.pcpu;
-        hooks[v.vm].descheduled(v, false);
+        hooks[v.vm].descheduled(v.cpu, false);
         v.offCpuSince = engine.now();
         pc.current = null;
         HostVcpu next = pc.nextRunnable(draining());

@@ -1,7 +1,8 @@
-package dev.pvtlb.internal.host;
+package dev.pvtlb.internal.backends;
 
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.host.HypervisorFlush;
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.internal.kernel.KernelCpu;
 
 /**
  * KVM's shadow MMU bringing its entries up to date with the guest's page tables when the guest
@@ -28,12 +29,12 @@ import dev.pvtlb.internal.kernel.KernelCpu;
  * after a sync, the sync's own walk, and the mmu_lock the sync holds against the other vCPUs'
  * shadow page faults.
  */
-public final class ShadowMmuSync {
-    private final HostFlush host;
+final class ShadowMmuSync {
+    private final HypervisorFlush host;
     /** The last guest flush synced (a request reaches the host once per CPU it flushes). */
     private FlushTlbInfo synced;
 
-    public ShadowMmuSync(HostFlush host) {
+    ShadowMmuSync(HypervisorFlush host) {
         this.host = host;
     }
 
@@ -42,7 +43,7 @@ public final class ShadowMmuSync {
      * (INVLPG hypercalls) or the whole roots ({@link FlushTlbInfo#FLUSH_ALL}); returns what that
      * costs {@code cpu}.
      */
-    public long sync(KernelCpu cpu, FlushTlbInfo info, long pages) {
+    long sync(Cpu cpu, FlushTlbInfo info, long pages) {
         if (info == synced || info.raisesOnly) {
             return 0;
         }

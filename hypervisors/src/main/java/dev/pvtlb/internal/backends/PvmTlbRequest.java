@@ -1,7 +1,7 @@
-package dev.pvtlb.internal.host;
+package dev.pvtlb.internal.backends;
 
 import dev.pvtlb.flush.FlushTlbInfo;
-import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.host.HypervisorFlush;
 
 /**
  * What a PVM host does to one vCPU's TLB when the guest asks it to flush, and what that costs.
@@ -21,34 +21,31 @@ import dev.pvtlb.internal.profile.Costs;
  * with the guest page tables written since the last sync, which the model does not track.</li>
  * </ul>
  */
-public final class PvmTlbRequest {
+record PvmTlbRequest(long invlpgNs, long fullFlushNs) {
     /**
      * KVM_MMU_NUM_PREV_ROOTS (arch/x86/include/asm/kvm_host.h): the cached roots besides the
      * current one that pvm_flush_hwtlb_gva() invalidates too. virt-pvm makes it a module
      * parameter (prev_roots_num) whose upstream default is this.
      */
-    public static final int PREV_ROOTS = 3;
-
-    private PvmTlbRequest() {
-    }
+    static final int PREV_ROOTS = 3;
 
     /** Whether the host flushes {@code info} page by page (else the whole vCPU). */
-    public static boolean byPage(FlushTlbInfo info) {
+    static boolean byPage(FlushTlbInfo info) {
         return !info.isFullFlush();
     }
 
     /** The host's work on one target vCPU for {@code info}. */
-    public static long targetCost(Costs c, FlushTlbInfo info) {
-        return cost(c, byPage(info) ? info.pages() : FlushTlbInfo.FLUSH_ALL);
+    long targetCost(FlushTlbInfo info) {
+        return cost(byPage(info) ? info.pages() : FlushTlbInfo.FLUSH_ALL);
     }
 
     /** The host's work on one vCPU for {@code pages} pages, or everything ({@link FlushTlbInfo#FLUSH_ALL}). */
-    public static long cost(Costs c, long pages) {
-        return pages == FlushTlbInfo.FLUSH_ALL ? c.fullFlushNs : pages * (1 + PREV_ROOTS) * c.invlpgNs;
+    long cost(long pages) {
+        return pages == FlushTlbInfo.FLUSH_ALL ? fullFlushNs : pages * (1 + PREV_ROOTS) * invlpgNs;
     }
 
-    /** The host flush scope {@link HostFlush} applies for {@code info}. */
-    public static HostFlush.Scope scope(FlushTlbInfo info) {
-        return byPage(info) ? HostFlush.Scope.PAGES : HostFlush.Scope.ALL;
+    /** The host flush scope {@link HypervisorFlush} applies for {@code info}. */
+    static HypervisorFlush.Scope scope(FlushTlbInfo info) {
+        return byPage(info) ? HypervisorFlush.Scope.PAGES : HypervisorFlush.Scope.ALL;
     }
 }
