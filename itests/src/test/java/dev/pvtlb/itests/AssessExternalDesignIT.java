@@ -52,15 +52,20 @@ class AssessExternalDesignIT {
         return new Ran(p.waitFor(), out, Files.readString(err));
     }
 
-    /** The jar holds the design and its services entry, nothing of the project's tests (their unsafe mutant above all). */
+    /**
+     * The jar holds the designs (this one and the KVM re-implementation, ExternalKvmDesignIT) and
+     * their services entries, nothing of the project's tests (their unsafe mutant above all).
+     */
     @Test
-    void theJarRegistersTheDesignAlone() throws Exception {
+    void theJarRegistersTheDesignsAlone() throws Exception {
         try (JarFile jf = new JarFile(designJar().toFile())) {
             JarEntry services = jf.getJarEntry("META-INF/services/dev.pvtlb.pvops.PvBackend");
             String listed = new String(jf.getInputStream(services).readAllBytes(), StandardCharsets.UTF_8);
-            assertEquals("researcher.design.PromotionSkipFlush$Provider\n", listed);
+            assertEquals("researcher.design.PromotionSkipFlush$Provider\nresearcher.design.ParavirtKvmFlush$Provider\n", listed);
             List<String> classes = jf.stream().map(JarEntry::getName).filter(n -> n.endsWith(".class")).sorted().toList();
-            assertEquals(List.of("researcher/design/PromotionSkipFlush$Provider.class", "researcher/design/PromotionSkipFlush.class"), classes);
+            assertEquals(List.of("researcher/design/ParavirtKvmFlush$KvmFlushTlbMulti.class", "researcher/design/ParavirtKvmFlush$Provider.class",
+                    "researcher/design/ParavirtKvmFlush.class", "researcher/design/PromotionSkipFlush$Provider.class",
+                    "researcher/design/PromotionSkipFlush.class"), classes);
         }
     }
 
