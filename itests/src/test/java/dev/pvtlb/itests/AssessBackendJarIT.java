@@ -3,11 +3,8 @@ package dev.pvtlb.itests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,25 +15,15 @@ import org.junit.jupiter.api.io.TempDir;
  * JVM of its own, as a user's would be: loading a jar changes the backends a JVM knows.
  */
 class AssessBackendJarIT {
-    private record Ran(int code, String out, String err) {}
-
-    private static Ran pvtlb(Path dir, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(LauncherFlags.read(ProjectFiles.launcher()));
-        cmd.addAll(List.of("-cp", ProjectFiles.jar().toString(), ProjectFiles.MAIN_CLASS));
-        cmd.addAll(List.of(args));
-        Path err = Files.createTempFile(dir, "stderr", ".txt");
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectError(err.toFile()).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        return new Ran(p.waitFor(), out, Files.readString(err));
+    private static PvtlbProcess.Ran pvtlb(Path dir, String... args) throws Exception {
+        return PvtlbProcess.run(dir, args);
     }
 
     @Test
     void aBrokenDesignFromItsJarIsUnsafeAndEachHazardReplays(@TempDir Path dir) throws Exception {
         String jar = ProjectFiles.testBackendsJar().toString();
         Path json = dir.resolve("a.json");
-        Ran r = pvtlb(dir, "assess", "--backend-jar", jar, "--backend", "broken-native", "--threads", "2", "--budget", "10", "--quiet",
+        PvtlbProcess.Ran r = pvtlb(dir, "assess", "--backend-jar", jar, "--backend", "broken-native", "--threads", "2", "--budget", "10", "--quiet",
                 "--json", json.toString(), "--traces", dir.resolve("traces").toString());
         assertEquals(1, r.code(), r.out() + r.err());
         assertTrue(r.out().startsWith("assess broken-native: "), r.out());
@@ -46,18 +33,18 @@ class AssessBackendJarIT {
         assertTrue(j.contains("\"verdict\": \"UNSAFE\",\n    \"hazards\": 22,"), j);
         Path trace = dir.resolve("traces").resolve("table-free-no-invalidate-broken-native-rcu.trace");
         assertTrue(Files.isRegularFile(trace), "a trace per hazard");
-        Ran replay = pvtlb(dir, "replay", trace.toString(), "--backend-jar", jar);
+        PvtlbProcess.Ran replay = pvtlb(dir, "replay", trace.toString(), "--backend-jar", jar);
         assertEquals(1, replay.code(), replay.out() + replay.err());
         assertTrue(replay.out().startsWith("reproduced: WALK_AFTER_FREE"), replay.out());
         // without the jar the trace names a backend this JVM does not know: one line, exit 2
-        Ran unknown = pvtlb(dir, "replay", trace.toString());
+        PvtlbProcess.Ran unknown = pvtlb(dir, "replay", trace.toString());
         assertEquals(2, unknown.code());
         assertTrue(unknown.err().startsWith("pvtlb: unknown backend 'broken-native'"), unknown.err());
         assertEquals(1, unknown.err().strip().lines().count(), unknown.err());
         // a jar that is not one: one line, exit 2
         Path bad = dir.resolve("bad.jar");
         Files.writeString(bad, "garbage");
-        Ran refused = pvtlb(dir, "assess", "--backend-jar", bad.toString());
+        PvtlbProcess.Ran refused = pvtlb(dir, "assess", "--backend-jar", bad.toString());
         assertEquals(2, refused.code());
         assertTrue(refused.err().startsWith("pvtlb: backend jar " + bad + ": not a jar"), refused.err());
     }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 class AssessExternalDesignIT {
     static final String DESIGN = "researcher-skip-promotion";
 
-    private record Ran(int code, String out, String err) {}
-
     /** The external project's packaged jar: built by invoker:run, found by path as ProjectFiles finds cli's. */
     static Path designJar() {
         Path jar = ProjectFiles.root().resolve("itests/target/it/external-design/target/external-design.jar");
@@ -40,16 +37,8 @@ class AssessExternalDesignIT {
         return jar;
     }
 
-    private static Ran pvtlb(Path dir, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(LauncherFlags.read(ProjectFiles.launcher()));
-        cmd.addAll(List.of("-cp", ProjectFiles.jar().toString(), ProjectFiles.MAIN_CLASS));
-        cmd.addAll(List.of(args));
-        Path err = Files.createTempFile(dir, "stderr", ".txt");
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectError(err.toFile()).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        return new Ran(p.waitFor(), out, Files.readString(err));
+    private static PvtlbProcess.Ran pvtlb(Path dir, String... args) throws Exception {
+        return PvtlbProcess.run(dir, args);
     }
 
     /**
@@ -74,7 +63,7 @@ class AssessExternalDesignIT {
         Path json = dir.resolve("a.json");
         Path html = dir.resolve("a.html");
         Path traces = dir.resolve("traces");
-        Ran r = pvtlb(dir, "assess", "--backend-jar", designJar().toString(), "--backend", DESIGN, "--threads", "2", "--budget", "20",
+        PvtlbProcess.Ran r = pvtlb(dir, "assess", "--backend-jar", designJar().toString(), "--backend", DESIGN, "--threads", "2", "--budget", "20",
                 "--quiet", "--json", json.toString(), "--html", html.toString(), "--traces", traces.toString());
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().startsWith("assess " + DESIGN + ": bare metal: native IPIs, none for a flush that only added permissions"), r.out());

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,18 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ExternalKvmDesignIT {
     static final String DESIGN = "researcher-kvm";
 
-    private record Ran(int code, String out, String err) {}
-
-    private static Ran pvtlb(Path dir, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(LauncherFlags.read(ProjectFiles.launcher()));
-        cmd.addAll(List.of("-cp", ProjectFiles.jar().toString(), ProjectFiles.MAIN_CLASS));
-        cmd.addAll(List.of(args));
-        Path err = Files.createTempFile(dir, "stderr", ".txt");
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectError(err.toFile()).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        return new Ran(p.waitFor(), out, Files.readString(err));
+    private static PvtlbProcess.Ran pvtlb(Path dir, String... args) throws Exception {
+        return PvtlbProcess.run(dir, args);
     }
 
     /** {@code pvtlb run SCENARIO --json F} with the given arguments; the report as read back. */
@@ -48,7 +37,7 @@ class ExternalKvmDesignIT {
         List<String> all = new ArrayList<>(List.of("run"));
         all.addAll(args);
         all.addAll(List.of("--quiet", "--json", json.toString()));
-        Ran r = pvtlb(dir, all.toArray(String[]::new));
+        PvtlbProcess.Ran r = pvtlb(dir, all.toArray(String[]::new));
         assertEquals(0, r.code(), r.out() + r.err());
         return assertInstanceOf(Map.class, JsonReader.parse(Files.readString(json)));
     }
@@ -124,7 +113,7 @@ class ExternalKvmDesignIT {
         Path json = dir.resolve("a.json");
         Path html = dir.resolve("a.html");
         Path traces = dir.resolve("traces");
-        Ran r = pvtlb(dir, "assess", "--backend-jar", AssessExternalDesignIT.designJar().toString(), "--backend", DESIGN,
+        PvtlbProcess.Ran r = pvtlb(dir, "assess", "--backend-jar", AssessExternalDesignIT.designJar().toString(), "--backend", DESIGN,
                 "--threads", "2", "--vms", "1,2", "--budget", "20", "--quiet", "--json", json.toString(), "--html", html.toString(),
                 "--traces", traces.toString());
         assertEquals(0, r.code(), r.out() + r.err());

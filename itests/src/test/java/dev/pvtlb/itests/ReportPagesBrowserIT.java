@@ -136,6 +136,29 @@ class ReportPagesBrowserIT {
         assertTrue(browser.findElement(By.cssSelector("b.pass")).getText().equals("SAFE"));
     }
 
+    /**
+     * The report card of a researcher's design from its own jar (the external project's
+     * researcher-kvm, KVM's paravirtual flush through the SPI alone): written by a pvtlb of its own
+     * (a jar changes the backends a JVM knows), opened here like every other page.
+     */
+    @Test
+    void anExternalDesignsAssessPageFromItsJarChartsTheCostBesideTheShippedDesigns() throws Exception {
+        Path page = pages.resolve("assess-external.html");
+        PvtlbProcess.Ran r = PvtlbProcess.run(pages, "assess", "--backend-jar", AssessExternalDesignIT.designJar().toString(),
+                "--backend", ExternalKvmDesignIT.DESIGN, "--threads", "2,4", "--vms", "1,2", "--budget", "10", "--quiet",
+                "--html", page.toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        open(page);
+        // munmap_ns and access_ns over threads, then over VMs per host: the design in each chart's legend, beside kvm
+        assertEquals(4, all("svg").size(), "cost charts");
+        List<String> legend = all("svg text").stream().map(WebElement::getText).toList();
+        assertEquals(4, legend.stream().filter(("backend=" + ExternalKvmDesignIT.DESIGN)::equals).count(), legend.toString());
+        assertEquals(4, legend.stream().filter("backend=kvm"::equals).count(), legend.toString());
+        List<WebElement> tables = all("table");
+        assertEquals(25, tables.get(tables.size() - 1).findElements(By.cssSelector("tr")).size());
+        assertTrue(browser.findElement(By.cssSelector("b.pass")).getText().equals("SAFE"));
+    }
+
     @Test
     void aRunPageAndAValidationPageOpenCleanly() throws IOException {
         open(pvtlb("run.html", "run", "munmap-storm", "--set", "ops=2"));
