@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code pvtlb assess --backend-jar} on a design that is not pvtlb's: the jar of the external
- * project {@code src/it/external-design}, which maven-invoker-plugin builds (against the
+ * project {@code src/it/skip-promotion-design}, which maven-invoker-plugin builds (against the
  * installed artifacts, with its own tests) in integration-test before failsafe runs this. The
  * design, researcher-skip-promotion, sends no shootdown for a flush that only added permissions;
  * its report card comes out SAFE, as text, JSON and an HTML page with charts. Its budget is small
@@ -27,12 +27,20 @@ import org.junit.jupiter.api.io.TempDir;
 class AssessExternalDesignIT {
     static final String DESIGN = "researcher-skip-promotion";
 
-    /** The external project's packaged jar: built by invoker:run, found by path as ProjectFiles finds cli's. */
+    /** This design's jar. */
     static Path designJar() {
-        Path jar = ProjectFiles.root().resolve("itests/target/it/external-design/target/external-design.jar");
+        return projectJar("skip-promotion-design");
+    }
+
+    /**
+     * The packaged jar of external project {@code src/it/PROJECT} (its artifactId): built by
+     * invoker:run, found by path as ProjectFiles finds cli's.
+     */
+    static Path projectJar(String project) {
+        Path jar = ProjectFiles.root().resolve("itests/target/it/" + project + "/target/" + project + ".jar");
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("no " + jar + ": maven-invoker-plugin builds it in integration-test, before failsafe "
-                    + "(`mvn -B verify -pl itests`, or with -Dinvoker.test=external-design for that project alone)");
+                    + "(`mvn -B verify -pl itests`, or with -Dinvoker.test=" + project + " for that project alone)");
         }
         return jar;
     }
@@ -42,19 +50,24 @@ class AssessExternalDesignIT {
     }
 
     /**
-     * The jar holds the designs (this one and the KVM re-implementation, ExternalKvmDesignIT) and
-     * their services entries, nothing of the project's tests (their unsafe mutant above all).
+     * Each external project's jar holds its one design and its services entry, nothing of the
+     * project's tests (the unsafe mutant above all): this one, and external-design's KVM
+     * re-implementation (ExternalKvmDesignIT).
      */
     @Test
-    void theJarRegistersTheDesignsAlone() throws Exception {
-        try (JarFile jf = new JarFile(designJar().toFile())) {
-            JarEntry services = jf.getJarEntry("META-INF/services/dev.pvtlb.pvops.PvBackend");
-            String listed = new String(jf.getInputStream(services).readAllBytes(), StandardCharsets.UTF_8);
-            assertEquals("researcher.design.PromotionSkipFlush$Provider\nresearcher.design.ParavirtKvmFlush$Provider\n", listed);
-            List<String> classes = jf.stream().map(JarEntry::getName).filter(n -> n.endsWith(".class")).sorted().toList();
-            assertEquals(List.of("researcher/design/ParavirtKvmFlush$KvmFlushTlbMulti.class", "researcher/design/ParavirtKvmFlush$Provider.class",
-                    "researcher/design/ParavirtKvmFlush.class", "researcher/design/PromotionSkipFlush$Provider.class",
-                    "researcher/design/PromotionSkipFlush.class"), classes);
+    void eachJarRegistersItsDesignAlone() throws Exception {
+        assertJarHolds(designJar(), "researcher.design.PromotionSkipFlush$Provider\n",
+                List.of("researcher/design/PromotionSkipFlush$Provider.class", "researcher/design/PromotionSkipFlush.class"));
+        assertJarHolds(ExternalKvmDesignIT.designJar(), "researcher.design.ParavirtKvmFlush$Provider\n",
+                List.of("researcher/design/ParavirtKvmFlush$KvmFlushTlbMulti.class", "researcher/design/ParavirtKvmFlush$Provider.class",
+                        "researcher/design/ParavirtKvmFlush.class"));
+    }
+
+    private static void assertJarHolds(Path jar, String services, List<String> classes) throws Exception {
+        try (JarFile jf = new JarFile(jar.toFile())) {
+            JarEntry entry = jf.getJarEntry("META-INF/services/dev.pvtlb.pvops.PvBackend");
+            assertEquals(services, new String(jf.getInputStream(entry).readAllBytes(), StandardCharsets.UTF_8), jar.toString());
+            assertEquals(classes, jf.stream().map(JarEntry::getName).filter(n -> n.endsWith(".class")).sorted().toList(), jar.toString());
         }
     }
 

@@ -27,6 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
 class ExternalKvmDesignIT {
     static final String DESIGN = "researcher-kvm";
 
+    /** The external project's jar (src/it/external-design), which registers this design alone. */
+    static Path designJar() {
+        return AssessExternalDesignIT.projectJar("external-design");
+    }
+
     private static PvtlbProcess.Ran pvtlb(Path dir, String... args) throws Exception {
         return PvtlbProcess.run(dir, args);
     }
@@ -55,7 +60,7 @@ class ExternalKvmDesignIT {
      */
     private static Map<?, ?> assertSameJson(Path dir, String scenario, List<String> sets) throws Exception {
         List<String> shipped = new ArrayList<>(List.of(scenario, "--backend", "kvm", "--seed", "1"));
-        List<String> own = new ArrayList<>(List.of(scenario, "--backend-jar", AssessExternalDesignIT.designJar().toString(),
+        List<String> own = new ArrayList<>(List.of(scenario, "--backend-jar", ExternalKvmDesignIT.designJar().toString(),
                 "--backend", DESIGN, "--seed", "1"));
         for (String s : sets) {
             shipped.addAll(List.of("--set", s));
@@ -113,7 +118,7 @@ class ExternalKvmDesignIT {
         Path json = dir.resolve("a.json");
         Path html = dir.resolve("a.html");
         Path traces = dir.resolve("traces");
-        PvtlbProcess.Ran r = pvtlb(dir, "assess", "--backend-jar", AssessExternalDesignIT.designJar().toString(), "--backend", DESIGN,
+        PvtlbProcess.Ran r = pvtlb(dir, "assess", "--backend-jar", ExternalKvmDesignIT.designJar().toString(), "--backend", DESIGN,
                 "--threads", "2", "--vms", "1,2", "--budget", "20", "--quiet", "--json", json.toString(), "--html", html.toString(),
                 "--traces", traces.toString());
         assertEquals(0, r.code(), r.out() + r.err());

@@ -144,7 +144,7 @@ class ReportPagesBrowserIT {
     @Test
     void anExternalDesignsAssessPageFromItsJarChartsTheCostBesideTheShippedDesigns() throws Exception {
         Path page = pages.resolve("assess-external.html");
-        PvtlbProcess.Ran r = PvtlbProcess.run(pages, "assess", "--backend-jar", AssessExternalDesignIT.designJar().toString(),
+        PvtlbProcess.Ran r = PvtlbProcess.run(pages, "assess", "--backend-jar", ExternalKvmDesignIT.designJar().toString(),
                 "--backend", ExternalKvmDesignIT.DESIGN, "--threads", "2,4", "--vms", "1,2", "--budget", "10", "--quiet",
                 "--html", page.toString());
         assertEquals(0, r.code(), r.out() + r.err());
