@@ -16,13 +16,12 @@ import dev.pvtlb.stats.TimeCategory;
 
 /**
  * A TLB flush the hypervisor performs on a guest's behalf (Xen's MMUEXT_TLB_FLUSH_MULTI /
- * MMUEXT_INVLPG_MULTI, Hyper-V's HvFlushVirtualAddressSpace / List). The guest takes no
+ * MMUEXT_INVLPG_MULTI, Hyper-V's HvFlushVirtualAddressSpace / List, PVM's PVM_HC_FLUSH_TLB_MULTI). The guest takes no
  * interrupt: the host IPIs the pCPUs running the named vCPUs and flushes them whatever their
  * IRQ state; a vCPU not running is marked and flushed before it next runs. The hypercall
  * returns when every running target was flushed.
  */
 public final class HostFlush implements HypervisorFlush, VcpuEvents {
-
     private final Kernel guest;
     private final HostModel host;
     private final boolean[] pending;
@@ -34,10 +33,6 @@ public final class HostFlush implements HypervisorFlush, VcpuEvents {
     }
 
     /** The host model this flush runs on: which vCPUs run (wired into the guest at attach). */
-    public HostModel host() {
-        return host;
-    }
-
     @Override
     public VcpuHost vcpuHost() {
         return host;

@@ -2,7 +2,6 @@ package dev.pvtlb.internal.host;
 
 import dev.pvtlb.host.KvmHost;
 import dev.pvtlb.host.VcpuEvents;
-
 import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.model.ChoicePoint;
