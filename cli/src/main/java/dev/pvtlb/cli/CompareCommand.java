@@ -59,6 +59,9 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress bar on stderr")
     boolean quiet;
 
+    @Mixin
+    BackendJarOption backendJar;
+
     @Option(names = "--parallel", paramLabel = "N",
             description = "variants run at once (default: the number of cores); the output is the same for any N")
     Integer parallel;
@@ -81,6 +84,7 @@ final class CompareCommand implements Callable<Integer> {
         ReportFile.check(json, "--json");
         ReportFile.check(csv, "--csv");
         ReportFile.check(html, "--html");
+        backendJar.register();
         if (parallel != null && parallel < 1) {
             throw new ModelException("--parallel must be at least 1, got " + parallel);
         }

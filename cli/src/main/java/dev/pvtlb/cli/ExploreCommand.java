@@ -31,6 +31,9 @@ final class ExploreCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "a built-in scenario (see 'pvtlb scenarios')")
     String scenario;
 
+    @Mixin
+    BackendJarOption backendJar;
+
     @Option(names = "--backend", paramLabel = "B", description = "pv_ops backend (default: native)")
     String backend = "native";
 
@@ -68,6 +71,7 @@ final class ExploreCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         ReportFile.check(trace, "--trace");
+        backendJar.register();
         timeline.check();
         if (budget < 1 || !(seconds > 0) || Double.isInfinite(seconds)) {
             throw new ModelException("--budget must be >= 1 and --seconds a number > 0");

@@ -1,7 +1,6 @@
 package dev.pvtlb.cli;
 
 import dev.pvtlb.config.Fidelity;
-import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.report.Figures;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
@@ -47,9 +46,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress bar on stderr")
     boolean quiet;
 
-    @Option(names = "--backend-jar", paramLabel = "F", description = "a jar that registers pv_ops backends "
-            + "(META-INF/services/dev.pvtlb.pvops.PvBackend), for --backend or the scenario file to name a design not on the class path")
-    Path backendJar;
+    @Mixin
+    BackendJarOption backendJar;
 
     @Mixin
     TimelineOption timeline;
@@ -60,10 +58,7 @@ final class RunCommand implements Callable<Integer> {
         ReportFile.check(csv, "--csv");
         ReportFile.check(html, "--html");
         timeline.check();
-        if (backendJar != null) {
-            // A bad jar (none, not a jar, no backend, a provider that does not load) is one line and exit 2.
-            PvBackends.register(backendJar);
-        }
+        backendJar.register();
         Scenario s = ScenarioArgs.build(selection.scenario, selection.backend, selection.sets, seed, reps).defaultFidelity(Fidelity.FAST);
         // The header is known before the run: print it at once, so a long run shows what it is.
         PrintWriter out = spec.commandLine().getOut();

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code pvtlb run --backend-jar F}: a jar refused before anything runs is one line and exit 2, as
- * for assess and replay. Only jars that do not load are tried here (a jar that loads would add
+ * {@code pvtlb run|compare|explore --backend-jar F}: a jar refused before anything runs is one line
+ * and exit 2, as for assess and replay. Only jars that do not load are tried here (a jar that loads would add
  * backends every later test in this JVM sees): the run of a design from its jar is in itests,
  * ExternalKvmDesignIT.
  */
@@ -53,9 +53,25 @@ class RunBackendJarTest {
     }
 
     @Test
-    void theOptionIsListedInTheHelp() {
-        MainTest.Result r = MainTest.pvtlb("run", "--help");
-        assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("--backend-jar=F"), r.out());
+    void compareAndExploreRefuseABadJarTheSameWay(@TempDir Path dir) throws Exception {
+        Path empty = jar(dir.resolve("empty.jar"), "README", "no backend here");
+        String refusal = "pvtlb: backend jar " + empty + ": registers no pv_ops backend (no META-INF/services/dev.pvtlb.pvops.PvBackend)\n";
+        for (String[] args : new String[][] {
+                {"compare", "munmap-storm", "--vary", "backend=native,kvm", "--backend-jar", empty.toString()},
+                {"explore", "gup-fast-vs-free", "--budget", "5", "--backend-jar", empty.toString()}}) {
+            MainTest.Result r = MainTest.pvtlb(args);
+            assertEquals(2, r.code(), String.join(" ", args) + ": " + r.err());
+            assertEquals(refusal, r.err(), String.join(" ", args));
+            assertEquals("", r.out(), "refused before anything runs: " + String.join(" ", args));
+        }
+    }
+
+    @Test
+    void theOptionIsListedInTheHelpOfEachCommandThatRunsAScenario() {
+        for (String command : new String[] {"run", "compare", "explore"}) {
+            MainTest.Result r = MainTest.pvtlb(command, "--help");
+            assertEquals(0, r.code(), r.err());
+            assertTrue(r.out().contains("--backend-jar=F"), command + ": " + r.out());
+        }
     }
 }

@@ -112,6 +112,27 @@ class ExternalKvmDesignIT {
         assertEquals(19, counter(c, "vcpu_preemptions"));
     }
 
+    /**
+     * pvtlb compare with the jar: the shipped kvm and the design side by side in one comparison,
+     * every figure of the one the other's (the knobs aside, whose names differ).
+     */
+    @Test
+    void compareWithTheJarSetsTheDesignBesideTheShippedKvmFigureForFigure(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("c.json");
+        PvtlbProcess.Ran r = pvtlb(dir, "compare", "munmap-storm", "--backend-jar", designJar().toString(), "--vary",
+                "backend=kvm," + DESIGN, "--set", "vms=2", "--set", "others=same", "--set", "ops=3", "--quiet", "--json", json.toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        Map<?, ?> c = assertInstanceOf(Map.class, JsonReader.parse(Files.readString(json)));
+        assertEquals(List.of("backend=kvm", "backend=" + DESIGN), c.get("variants"));
+        List<?> runs = assertInstanceOf(List.class, c.get("runs"));
+        Map<?, ?> kvm = (Map<?, ?>) ((Map<?, ?>) runs.get(0)).get("report");
+        Map<?, ?> own = (Map<?, ?>) ((Map<?, ?>) runs.get(1)).get("report");
+        for (String part : List.of("metrics", "counters", "cpu_time_ns", "cost_breakdown", "hazards", "sim")) {
+            assertEquals(kvm.get(part), own.get(part), part);
+        }
+        assertEquals(144, counter((Map<?, ?>) kvm.get("counters"), "nr_tlb_remote_flush"), "16 threads x 3 munmaps x 3 reps");
+    }
+
     /** assess on the design from its jar: SAFE, and its cost rows are the shipped kvm's, VM count by VM count. */
     @Test
     void itsReportCardIsSafeAndCostsWhatKvmCosts(@TempDir Path dir) throws Exception {
