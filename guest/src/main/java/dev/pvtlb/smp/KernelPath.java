@@ -1,6 +1,7 @@
 package dev.pvtlb.smp;
 
 import dev.pvtlb.stats.TimeCategory;
+import java.util.function.ToLongFunction;
 
 /**
  * A kernel code path run by one CPU as a sequence of atomic steps (DESIGN.md rule 2). Each
@@ -20,6 +21,27 @@ public abstract class KernelPath {
     protected int pc;
 
     public abstract long step(Cpu cpu);
+
+    /**
+     * A path that is one atomic step on the calling CPU (a hypercall, a broadcast instruction
+     * sequence, a pv op's own bookkeeping): {@code body} does its effects at the step and returns
+     * its cost; a path it calls (a fallback to native IPIs) runs after it. {@code name} is the
+     * kernel function it models.
+     */
+    public static KernelPath oneStep(String name, ToLongFunction<Cpu> body) {
+        return new KernelPath() {
+            @Override
+            public long step(Cpu cpu) {
+                cpu.ret();
+                return body.applyAsLong(cpu);
+            }
+
+            @Override
+            public String name() {
+                return name;
+            }
+        };
+    }
 
     /**
      * Puts the path back at its first step; the executor calls it when the path is called

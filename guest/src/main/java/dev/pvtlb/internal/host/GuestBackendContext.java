@@ -95,7 +95,7 @@ public final class GuestBackendContext implements BackendContext {
 
     @Override
     public KvmHost kvmHost(VcpuEvents events, KvmScheduling s) {
-        return HostModel.attach(kernel, events, new KvmSpin(s.ple(), s.boost(), s.boostUserMode(), s.haltPoll(), s.pvSpinlock()));
+        return HostModel.attach(kernel, events, new KvmSpin(s));
     }
 
     @Override

@@ -411,13 +411,13 @@ public final class HostModel implements VcpuHost, KvmHost {
 
     @Override
     public boolean pvSpinlock() {
-        return kvm != null && kvm.pvSpinlock();
+        return kvm != null && kvm.mechanisms().pvSpinlock();
     }
 
     /** A guest vCPU started to spin: with PLE, it exits after its PLE window unless the wait ends first. */
     @Override
     public void spinning(Cpu view) {
-        if (kvm == null || !kvm.ple()) {
+        if (kvm == null || !kvm.mechanisms().ple()) {
             return;
         }
         HostVcpu v = vcpu(view);
@@ -474,7 +474,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         long min = pc.minVruntime(v);
         // dequeue_entity(): the lag is kept for place_entity(), within one slice either way.
         v.lag = min == Long.MAX_VALUE ? 0 : Math.clamp(min - v.vruntime, -sliceNs, sliceNs);
-        if (kvm != null && kvm.haltPoll() && guest.costs().haltPollNs > 0 && !pc.othersRunnable(v)) {
+        if (kvm != null && kvm.mechanisms().haltPoll() && guest.costs().haltPollNs > 0 && !pc.othersRunnable(v)) {
             // kvm_vcpu_halt(): poll while the vCPU thread is the pCPU's only runnable task.
             v.polling = true;
             long gen = ++v.pollGen;

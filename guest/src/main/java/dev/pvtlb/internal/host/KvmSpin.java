@@ -1,22 +1,16 @@
 package dev.pvtlb.internal.host;
 
+import dev.pvtlb.host.KvmScheduling;
+
 /**
  * What KVM does with a vCPU that spins (virt/kvm/kvm_main.c, arch/x86/kvm/vmx/vmx.c): the
  * pause-loop exit after the PLE window (handle_pause(), grow_ple_window()) and
  * kvm_vcpu_on_spin()'s directed yield to another vCPU of the same VM; and the host side of
  * KVM_HC_SCHED_YIELD (kvm_sched_yield(), arch/x86/kvm/x86.c, commit 715062970f37).
  *
- * @param ple pause-loop exiting on (vmx.c: ple_gap != 0)
- * @param boost candidates are vCPUs with vcpu->ready, which kvm_vcpu_wake_up() also sets
- *     (commit d73eb57b80b9, "KVM: Boost vCPUs that are delivering interrupts", 5.2); without it,
- *     only vCPUs preempted while runnable (vcpu->preempted)
- * @param boostUserMode a vCPU preempted in user mode is still a candidate when an interrupt is
- *     pending for it (kvm_arch_dy_has_pending_interrupt(), commit 52acd22faa1a, "KVM: Boost vCPU
- *     candidate in user mode which is delivering interrupt", 5.13); before, never
- * @param haltPoll kvm_vcpu_halt() polls halt_poll_ns before scheduling a halted vCPU out
- * @param pvSpinlock the guest's spinlock waiters halt and are kicked (KVM_FEATURE_PV_UNHALT)
+ * @param mechanisms which of KVM's mechanisms the host has (the kvm backend's knobs)
  */
-public record KvmSpin(boolean ple, boolean boost, boolean boostUserMode, boolean haltPoll, boolean pvSpinlock) {
+public record KvmSpin(KvmScheduling mechanisms) {
     /** kvm_vcpu_on_spin() of {@code me}, spinning in kernel mode (yield_to_kernel_mode: csd_lock_wait). */
     void onSpin(HostModel host, HostVcpu me) {
         me.inSpinLoop = true; // kvm_vcpu_set_in_spin_loop(me, true)
@@ -61,7 +55,7 @@ public record KvmSpin(boolean ple, boolean boost, boolean boostUserMode, boolean
                     break;
                 }
                 HostVcpu v = vcpus[i];
-                if (v == me || !(boost ? v.ready : v.preempted)) {
+                if (v == me || !(mechanisms.boost() ? v.ready : v.preempted)) {
                     continue;
                 }
                 if (v.state == VcpuState.HALTED) {
@@ -69,7 +63,7 @@ public record KvmSpin(boolean ple, boolean boost, boolean boostUserMode, boolean
                 }
                 // yield_to_kernel_mode: skip a vCPU preempted in user mode unless (since 52acd22faa1a)
                 // an interrupt is pending for it (kvm_arch_dy_has_pending_interrupt(): a posted IPI).
-                if (v.preempted && v.cpu.inUserMode() && !(boostUserMode && v.cpu.callFunctionPending())) {
+                if (v.preempted && v.cpu.inUserMode() && !(mechanisms.boostUserMode() && v.cpu.callFunctionPending())) {
                     continue;
                 }
                 if (!eligibleForDirectedYield(v)) {

@@ -10,6 +10,7 @@ import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
 import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
 
@@ -46,7 +47,7 @@ public final class HypervBackend extends GuestTableFree {
 
     @PvOp("flush_tlb_multi")
     public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
-        cpu.call(new OneStep("hyperv_flush_tlb_multi", c -> {
+        cpu.call(KernelPath.oneStep("hyperv_flush_tlb_multi", c -> {
             CpuMask targets = new CpuMask(mask.nrCpus());
             targets.copyFrom(mask);
             boolean allProcessors = mask.weight() == guest.nrCpus();

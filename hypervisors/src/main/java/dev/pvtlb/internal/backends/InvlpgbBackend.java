@@ -8,6 +8,7 @@ import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
 import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
 import java.util.Collections;
@@ -54,7 +55,7 @@ public final class InvlpgbBackend extends GuestTableFree {
             }
             globalAsid.add(mm);
         }
-        cpu.call(new OneStep("broadcast_tlb_flush", c -> {
+        cpu.call(KernelPath.oneStep("broadcast_tlb_flush", c -> {
             long n = info.isFullFlush() ? 1 : (info.pages() + countMax - 1) / countMax;
             for (int t = 0; t < guest.nrCpus(); t++) {
                 Invalidate.mmRange(guest.cpu(t), info, false);

@@ -14,6 +14,7 @@ import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
 import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.smp.IpiKind;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
@@ -126,7 +127,7 @@ public final class KvmBackend extends GuestTableFree implements VcpuEvents {
             guest.nativeFlushTlbMulti(cpu, mask, info);
             return;
         }
-        cpu.call(new OneStep("kvm_flush_tlb_multi", c -> {
+        cpu.call(KernelPath.oneStep("kvm_flush_tlb_multi", c -> {
             CpuMask flushmask = new CpuMask(mask.nrCpus());
             flushmask.copyFrom(mask);
             long cost = 0;

@@ -11,6 +11,7 @@ import dev.pvtlb.pvops.BackendProvider;
 import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
 import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.smp.CpuMask;
 
 /**
@@ -84,7 +85,7 @@ public final class PvmBackend extends GuestTableFree {
             guest.nativeFlushTlbMulti(cpu, mask, info);
             return;
         }
-        cpu.call(new OneStep("pvm_flush_tlb_multi", c -> hostFlush.flushByHypercall(c, mask, info,
+        cpu.call(KernelPath.oneStep("pvm_flush_tlb_multi", c -> hostFlush.flushByHypercall(c, mask, info,
                 PvmTlbRequest.scope(info), request.targetCost(info))
                 + shadow.sync(c, info, FlushTlbInfo.FLUSH_ALL)));
     }

@@ -10,6 +10,7 @@ import dev.pvtlb.pvops.GuestTableFree;
 import dev.pvtlb.pvops.PvOp;
 import dev.pvtlb.pvops.TlbGather;
 import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.smp.CpuMask;
 
 /**
@@ -34,7 +35,7 @@ public final class XenPvBackend extends GuestTableFree {
 
     @PvOp("flush_tlb_multi")
     public void flushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
-        cpu.call(new OneStep("xen_flush_tlb_multi", c -> {
+        cpu.call(KernelPath.oneStep("xen_flush_tlb_multi", c -> {
             boolean onePage = !info.isFullFlush() && info.end - info.start <= 4096;
             return hostFlush.flushByHypercall(c, mask, info, onePage ? HypervisorFlush.Scope.PAGES : HypervisorFlush.Scope.ALL,
                     onePage ? info.pages() * invlpgNs : fullFlushNs);

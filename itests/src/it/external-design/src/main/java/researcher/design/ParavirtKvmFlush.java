@@ -121,50 +121,33 @@ public final class ParavirtKvmFlush extends GuestTableFree implements VcpuEvents
             context.nativeFlushTlbMulti(cpu, mask, info);
             return;
         }
-        cpu.call(new KvmFlushTlbMulti(mask, info));
+        cpu.call(KernelPath.oneStep("kvm_flush_tlb_multi", c -> kvmFlushTlbMulti(c, mask, info)));
     }
 
     /**
      * kvm_flush_tlb_multi() as one step of the calling CPU: the steal-time reads and cmpxchg()s,
      * then native_flush_tlb_multi() on what is left of the mask (its own path, run next).
      */
-    private final class KvmFlushTlbMulti extends KernelPath {
-        private final CpuMask mask;
-        private final FlushTlbInfo info;
-
-        KvmFlushTlbMulti(CpuMask mask, FlushTlbInfo info) {
-            this.mask = mask;
-            this.info = info;
-        }
-
-        @Override
-        public long step(Cpu cpu) {
-            cpu.ret();
-            // flushmask = this_cpu_cpumask_var_ptr(__pv_cpu_mask); cpumask_copy(flushmask, cpumask)
-            CpuMask flushmask = new CpuMask(mask.nrCpus());
-            flushmask.copyFrom(mask);
-            long ns = 0;
-            for (int id = mask.next(0); id >= 0; id = mask.next(id + 1)) {
-                ns += preemptedReadNs;
-                int state = stealTimePreempted[id];
-                if ((state & KVM_VCPU_PREEMPTED) == 0) {
-                    continue;
-                }
-                // try_cmpxchg(&src->preempted, &state, state | KVM_VCPU_FLUSH_TLB): nothing else runs in this step
-                stealTimePreempted[id] = state | KVM_VCPU_FLUSH_TLB;
-                flushmask.clear(id); // __cpumask_clear_cpu(cpu, flushmask)
-                if ((state & KVM_VCPU_FLUSH_TLB) == 0) {
-                    context.count(Counter.DEFERRED_FLUSHES, 1);
-                }
+    private long kvmFlushTlbMulti(Cpu cpu, CpuMask mask, FlushTlbInfo info) {
+        // flushmask = this_cpu_cpumask_var_ptr(__pv_cpu_mask); cpumask_copy(flushmask, cpumask)
+        CpuMask flushmask = new CpuMask(mask.nrCpus());
+        flushmask.copyFrom(mask);
+        long ns = 0;
+        for (int id = mask.next(0); id >= 0; id = mask.next(id + 1)) {
+            ns += preemptedReadNs;
+            int state = stealTimePreempted[id];
+            if ((state & KVM_VCPU_PREEMPTED) == 0) {
+                continue;
             }
-            context.nativeFlushTlbMulti(cpu, flushmask, info);
-            return ns;
+            // try_cmpxchg(&src->preempted, &state, state | KVM_VCPU_FLUSH_TLB): nothing else runs in this step
+            stealTimePreempted[id] = state | KVM_VCPU_FLUSH_TLB;
+            flushmask.clear(id); // __cpumask_clear_cpu(cpu, flushmask)
+            if ((state & KVM_VCPU_FLUSH_TLB) == 0) {
+                context.count(Counter.DEFERRED_FLUSHES, 1);
+            }
         }
-
-        @Override
-        public String name() {
-            return "kvm_flush_tlb_multi";
-        }
+        context.nativeFlushTlbMulti(cpu, flushmask, info);
+        return ns;
     }
 
     /**
