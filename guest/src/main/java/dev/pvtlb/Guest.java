@@ -7,6 +7,7 @@ import dev.pvtlb.hazard.StepLog;
 import dev.pvtlb.internal.kernel.FacadeAccess;
 import dev.pvtlb.internal.host.GuestBackendContext;
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.internal.sim.Chooser;
 import dev.pvtlb.knob.Knobs;
 import dev.pvtlb.pvops.BackendContext;
@@ -25,7 +26,7 @@ import java.util.List;
  */
 public final class Guest implements AutoCloseable {
     static {
-        Kernel.facadeAccess(new FacadeAccess() {
+        KernelBoot.facadeAccess(new FacadeAccess() {
             @Override
             public void bind(Object guest, Kernel kernel) {
                 ((Guest) guest).kernel = kernel;
@@ -57,11 +58,11 @@ public final class Guest implements AutoCloseable {
     private Kernel kernel;
 
     private Guest(GuestConfig config, Chooser chooser) {
-        Kernel.boot(config, chooser, this);
+        KernelBoot.boot(config, chooser, this);
     }
 
     private Guest(GuestConfig config, Kernel primary, int vm) {
-        Kernel.bootCoGuest(config, primary, vm, this);
+        KernelBoot.bootCoGuest(config, primary, vm, this);
     }
 
     /** Boots a guest: memory, CPUs, init_mm, pv_ops patched to the configured backend; every CPU idle. */

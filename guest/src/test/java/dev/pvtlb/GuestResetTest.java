@@ -2,6 +2,7 @@ package dev.pvtlb;
 
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -33,10 +34,10 @@ class GuestResetTest {
         s.set(kv[0], kv[1]);
         GuestConfig cfg = s.guestConfig(0);
         Outcome fresh;
-        try (Kernel g = Kernel.boot(cfg, new SeededChooser(42))) {
+        try (Kernel g = KernelBoot.boot(cfg, new SeededChooser(42))) {
             fresh = run(g, s);
         }
-        try (Kernel g = Kernel.boot(cfg, new SeededChooser(7))) {
+        try (Kernel g = KernelBoot.boot(cfg, new SeededChooser(7))) {
             run(g, s); // a different schedule first, leaving state behind
             g.reset(new SeededChooser(42));
             assertEquals(fresh, run(g, s));

@@ -1,6 +1,7 @@
 package dev.pvtlb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -10,6 +11,9 @@ import com.tngtech.archunit.core.domain.JavaField;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -21,11 +25,13 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The guest's layering (docs/ARCHITECTURE.md, "Layers"): no package cycle, and no API class whose
- * signatures name internal or third-party types. Both lists are empty and must stay so. javac's {@code exports} lint
+ * The guest's layering (docs/ARCHITECTURE.md, "Layers"): no package cycle, no API class whose
+ * signatures name internal or third-party types, no kernel-room class over 400 lines, and no
+ * larger class cycle in the kernel room than today's. Both lists are empty and must stay so. javac's {@code exports} lint
  * holds it at compile time too: outside {@code internal} only {@code dev.pvtlb.junit}'s extension,
  * whose JUnit types are its point, carries {@code @SuppressWarnings("exports")}.
  */
@@ -56,6 +62,61 @@ class LayeringTest {
             }
         }
         assertEquals(List.of(), cycles, "package cycles (every strongly connected component must be one package)");
+    }
+
+    /** Where the kernel room's classes live, as javac sees them and as the sources hold them. */
+    private static final String KERNEL = "dev.pvtlb.internal.kernel";
+    private static final Path KERNEL_SOURCES = Path.of("src/main/java/dev/pvtlb/internal/kernel");
+    /** Issue 40's bound on a class of the kernel room. */
+    static final int MAX_KERNEL_CLASS_LINES = 400;
+    /**
+     * The largest class cycle in the kernel room today (KernelCpu, Kernel and the paths they
+     * start call each other). Issue 40 asks for at most 8; this holds the figure where it is so
+     * that no change makes the knot bigger while it is untied.
+     */
+    static final int KERNEL_CLASS_CYCLE = 40;
+
+    /** No source file of the kernel room is longer than {@value #MAX_KERNEL_CLASS_LINES} lines. */
+    @Test
+    void kernelRoomClassesAreSmall() throws IOException {
+        SortedMap<String, Integer> big = new TreeMap<>();
+        try (Stream<Path> files = Files.list(KERNEL_SOURCES)) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                int lines = Files.readAllLines(f).size();
+                if (lines > MAX_KERNEL_CLASS_LINES) {
+                    big.put(f.getFileName().toString(), lines);
+                }
+            }
+        }
+        assertEquals(Map.of(), big, "kernel-room classes over " + MAX_KERNEL_CLASS_LINES + " lines");
+    }
+
+    /** The largest strongly connected set of the kernel room's top-level classes does not grow. */
+    @Test
+    void kernelClassCycleDoesNotGrow() {
+        Map<String, SortedSet<String>> edges = new TreeMap<>();
+        for (JavaClass c : GUEST) {
+            if (!c.getPackageName().equals(KERNEL)) {
+                continue;
+            }
+            String from = topLevel(c.getName());
+            edges.computeIfAbsent(from, k -> new TreeSet<>());
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                JavaClass t = d.getTargetClass();
+                String to = topLevel(t.getName());
+                if (t.getPackageName().equals(KERNEL) && !to.equals(from)) {
+                    edges.get(from).add(to);
+                }
+            }
+        }
+        int largest = stronglyConnected(edges).stream().mapToInt(Set::size).max().orElse(0);
+        assertTrue(largest <= KERNEL_CLASS_CYCLE, "the kernel room's largest class cycle has " + largest
+                + " classes, more than the " + KERNEL_CLASS_CYCLE + " of today");
+    }
+
+    private static String topLevel(String name) {
+        int d = name.indexOf('$');
+        return d < 0 ? name : name.substring(0, d);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.pvtlb.bench;
 
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.flush.FlushChecker;
 import dev.pvtlb.flush.FlushTlbInfo;
@@ -61,7 +62,7 @@ public class FlushBench {
 
     @Setup
     public void setUp() {
-        guest = Kernel.boot(GuestConfig.builder().cpus(CPUS).memoryMiB(16).seed(1).build());
+        guest = KernelBoot.boot(GuestConfig.builder().cpus(CPUS).memoryMiB(16).seed(1).build());
         mm = guest.newMm();
         start = Mm.MMAP_BASE;
         long end = start + PAGES * PhysMem.PAGE_SIZE;

@@ -1,6 +1,7 @@
 package dev.pvtlb.bench;
 
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.pvops.PvOps;
 import dev.pvtlb.pvops.TableFreePolicy;
@@ -58,7 +59,7 @@ public class PvOpsCallBench {
 
     @Setup(Level.Trial)
     public void setUp() {
-        guest = Kernel.boot(GuestConfig.builder().cpus(2).memoryMiB(4).build());
+        guest = KernelBoot.boot(GuestConfig.builder().cpus(2).memoryMiB(4).build());
         generated = guest.pvOps();
         iface = new HandWritten(generated.tableFreePolicy());
     }

@@ -2,6 +2,7 @@ package dev.pvtlb.explore;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.hazard.Hazard;
 import dev.pvtlb.hazard.StepLog;
@@ -45,7 +46,7 @@ public final class ScheduleRunner implements AutoCloseable {
         RecordingChooser chooser = new RecordingChooser(source);
         Kernel g = guest;
         if (g == null) {
-            g = Kernel.boot(config, chooser);
+            g = KernelBoot.boot(config, chooser);
             guest = g;
         } else {
             g.reset(chooser);

@@ -2,6 +2,7 @@ package dev.pvtlb.run;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.hazard.Hazard;
 import dev.pvtlb.internal.workload.Metric;
@@ -61,7 +62,7 @@ public final class Runner {
             GuestConfig cfg = s.guestConfig(rep);
             List<Guest> coGuests = List.of();
             try (Guest booted = Guest.boot(cfg)) {
-                Kernel g = Kernel.of(booted);
+                Kernel g = KernelBoot.of(booted);
                 knobs = g.knobValues().values();
                 profile = g.profile().name();
                 watch.booted(rep, booted);

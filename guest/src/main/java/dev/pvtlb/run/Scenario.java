@@ -2,6 +2,7 @@ package dev.pvtlb.run;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.config.Fidelity;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.pvops.KnobRegistry;
@@ -120,16 +121,16 @@ public final class Scenario {
      * say) that then runs it with {@link Guest#run}.
      */
     public void setUp(Guest guest) {
-        if (othersSame && Kernel.of(guest).config().vms() > 1) {
+        if (othersSame && KernelBoot.of(guest).config().vms() > 1) {
             throw new ModelException("others=same: only run, compare and validate boot the other VMs as co-guests; "
                     + "here they would be CPU-bound threads (use others=cpu-bound)");
         }
-        workload.setUp(Kernel.of(guest), params());
+        workload.setUp(KernelBoot.of(guest), params());
     }
 
     /**
      * With {@code others=same} and more than one VM: boots VM 1.. of {@code primary}'s host as
-     * co-guests (Kernel.bootCoGuest(): each its own kernel and backend on the primary's host and
+     * co-guests (KernelBoot.bootCoGuest(): each its own kernel and backend on the primary's host and
      * engine, seeded apart) and sets this scenario's workload up on each, for {@link Runner} to
      * run beside the primary; their results are not reported. Otherwise none. The caller closes them.
      */
@@ -142,7 +143,7 @@ public final class Scenario {
         try {
             for (int vm = 1; vm < vms; vm++) {
                 GuestConfig cfg = guestConfig(rep, (seed + rep) ^ (vm * 0x9E3779B97F4A7C15L), false);
-                Kernel k = Kernel.bootCoGuest(cfg, primary, vm);
+                Kernel k = KernelBoot.bootCoGuest(cfg, primary, vm);
                 guests.add((Guest) k.facade());
                 workload.setUp(k, params());
             }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.flush.FlushTlbInfo;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class PvOpsPatcherTest {
     /** Two CPUs of one mm: CPU1 touches the region, CPU0 populates it and unmaps it (a remote flush, a freed table). */
     private static Kernel runUnmap(GuestConfig cfg) {
-        Kernel g = Kernel.boot(cfg);
+        Kernel g = KernelBoot.boot(cfg);
         Mm mm = g.newMm();
         long a = Mm.MMAP_BASE;
         long len = 16 * 4096;
@@ -55,7 +56,7 @@ class PvOpsPatcherTest {
 
     @Test
     void theBootedGuestHoldsAGeneratedClassBoundToTheBackend() throws Exception {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(2).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(2).build())) {
             Class<?> c = g.pvOps().getClass();
             assertEquals(NativeBackend.class.getName() + "$$PvOps", c.getName());
             assertEquals(PvOps.class, c.getSuperclass());
@@ -75,8 +76,8 @@ class PvOpsPatcherTest {
 
     @Test
     void theGeneratedClassIsMadeOncePerBackendClass() {
-        try (Kernel a = Kernel.boot(GuestConfig.builder().cpus(2).build());
-             Kernel b = Kernel.boot(GuestConfig.builder().cpus(2).seed(9).build())) {
+        try (Kernel a = KernelBoot.boot(GuestConfig.builder().cpus(2).build());
+             Kernel b = KernelBoot.boot(GuestConfig.builder().cpus(2).seed(9).build())) {
             assertEquals(a.pvOps().getClass(), b.pvOps().getClass());
             assertNotEquals(a.pvOps(), b.pvOps());
         }
@@ -101,7 +102,7 @@ class PvOpsPatcherTest {
     @Test
     void aKnobOfAnotherBackendIsRefusedByName() {
         ModelException e = assertThrows(ModelException.class,
-                () -> Kernel.boot(GuestConfig.builder().cpus(2).knob("counting.tableFree", "rcu").build()));
+                () -> KernelBoot.boot(GuestConfig.builder().cpus(2).knob("counting.tableFree", "rcu").build()));
         assertEquals("knob counting.tableFree belongs to backend counting, not native (use --backend counting)", e.getMessage());
     }
 
@@ -109,7 +110,7 @@ class PvOpsPatcherTest {
     void tracingAdviceRecordsEveryOpCall() {
         List<TraceEvent> seen = new ArrayList<>();
         GuestConfig cfg = GuestConfig.builder().cpus(2).tracePvOps(true).build();
-        Kernel g = Kernel.boot(cfg);
+        Kernel g = KernelBoot.boot(cfg);
         assertEquals(NativeBackend.class.getName() + "$$TracedPvOps", g.pvOps().getClass().getName());
         g.close();
         // Boot again and subscribe before running.
@@ -127,7 +128,7 @@ class PvOpsPatcherTest {
     }
 
     private static Kernel runTraced(GuestConfig cfg, List<TraceEvent> sink) {
-        Kernel g = Kernel.boot(cfg);
+        Kernel g = KernelBoot.boot(cfg);
         g.trace().subscribe(sink::add);
         Mm mm = g.newMm();
         long a = Mm.MMAP_BASE;
@@ -164,7 +165,7 @@ class PvOpsPatcherTest {
                 return backend;
             }
         };
-        return assertThrows(PvOpsBootException.class, () -> Kernel.boot(GuestConfig.builder().cpus(2).backend(p).build()));
+        return assertThrows(PvOpsBootException.class, () -> KernelBoot.boot(GuestConfig.builder().cpus(2).backend(p).build()));
     }
 
     public static final class MissingOp {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.workload.MunmapStorm;
 import dev.pvtlb.internal.workload.Params;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class DeterminismTest {
     private static List<String> traceOf(long seed) {
         MunmapStorm w = new MunmapStorm();
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(4).seed(seed).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(4).seed(seed).build())) {
             List<String> t = new ArrayList<>();
             g.trace().subscribe(e -> t.add(e.toString()));
             w.setUp(g, new Params(w, Map.of("threads", "6", "ops", "10", "accesses", "500")));

@@ -1,6 +1,7 @@
 package dev.pvtlb.scenario;
 
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
@@ -32,7 +33,7 @@ public final class Scripted {
     public final List<TraceEvent> trace = new ArrayList<>();
 
     public Scripted(GuestConfig cfg) {
-        guest = Kernel.boot(cfg);
+        guest = KernelBoot.boot(cfg);
         mm = guest.newMm();
         guest.trace().subscribe(trace::add);
     }

@@ -34,8 +34,8 @@ final class TlbOracle implements FlushChecker {
                 if (c.tlbState.ctxId[slot] != info.mm.ctxId() || (c.tlbState.tlbGen[slot] < info.newTlbGen && !runsIt)) {
                     continue;
                 }
-                int pcid = c.pcid(slot);
-                c.tlb().forEach((p, vpn, pte, filledAt) -> {
+                int pcid = c.localTlb().pcid(slot);
+                c.localTlb().tlb().forEach((p, vpn, pte, filledAt) -> {
                     long va = vpn << 12;
                     if (p != pcid || (!info.isFullFlush() && (va < info.start || va >= info.end))) {
                         return;

@@ -4,6 +4,7 @@ import dev.pvtlb.internal.kernel.SmpCallFunctionMany;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.stats.TimeCategory;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class CpuTimeAccountingTest {
     @Test
     void theLocalCallOfSmpCallFunctionManyIsKernelTimeNotIpiWait() {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
             CpuMask self = new CpuMask(2);
             self.set(0);
             g.cpu(0).call(new SmpCallFunctionMany("test", self, t -> 1234, null, true));
@@ -24,7 +25,7 @@ class CpuTimeAccountingTest {
 
     @Test
     void aContextSwitchIsKernelTimeNotIdle() {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
             g.spawn("exits-at-once", g.newMm(), 1, task -> null);
             g.run(Long.MAX_VALUE);
             assertEquals(g.costs().contextSwitchNs, g.cpuTime().get(1, TimeCategory.KERNEL));

@@ -71,7 +71,7 @@ class WatchdogTest {
         // other pages go there and find nothing, while handle_mm_fault() fills the real table.
         s.spawn(0, Scripted.populate(base, 1), (cpu, task) -> {
             int empty = cpu.kernel().allocator().alloc(FrameState.PAGE_TABLE);
-            cpu.psc().fill(cpu.currentPcid(), base, Level.PMD, empty, cpu.kernel().allocator().frames().generation(empty));
+            cpu.localTlb().psc().fill(cpu.localTlb().currentPcid(), base, Level.PMD, empty, cpu.kernel().allocator().frames().generation(empty));
             task.opDone();
             return 1;
         }, Scripted.touch(base + Scripted.PAGE, 1, 1));

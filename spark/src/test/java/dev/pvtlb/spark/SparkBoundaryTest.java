@@ -19,7 +19,7 @@ class SparkBoundaryTest {
     /** A Spark task that reads a guest's kernel directly: what the rule is there to refuse. */
     static final class PlantedKernelRead {
         static int cpus(Object guest) {
-            return dev.pvtlb.internal.kernel.Kernel.of(guest).cpus().length;
+            return dev.pvtlb.internal.kernel.KernelBoot.of(guest).cpus().length;
         }
     }
 

@@ -146,7 +146,7 @@ public final class HostFlush implements HypervisorFlush, VcpuEvents {
      * to have exited (the request has KVM_REQUEST_WAIT); each flushes all its translations
      * (kvm_vcpu_flush_tlb_all()) before it enters again, a vCPU not running at its next entry.
      * {@code caller} services the request itself before it returns to the guest. What a flushed
-     * vCPU keeps is {@link KernelCpu#flushBackedTranslations()}'s: under shadow paging a refill
+     * vCPU keeps is {@link dev.pvtlb.internal.kernel.LocalTlb#flushBackedTranslations()}'s: under shadow paging a refill
      * brings back what the shadow tables still hold. Returns the caller's cost: its own flush, and
      * for kicked vCPUs the IPIs and the wait for the exits. {@code dropTranslations} is false when a
      * flush of the same step already left each vCPU what this one would (a sync flushes once per
@@ -159,7 +159,7 @@ public final class HostFlush implements HypervisorFlush, VcpuEvents {
         long now = guest.engine().now();
         for (KernelCpu target : guest.cpus()) {
             if (dropTranslations) {
-                target.flushBackedTranslations();
+                target.localTlb().flushBackedTranslations();
             }
             if (target == caller) {
                 guest.vmstat().inc(Counter.HYPERVISOR_FLUSHES);

@@ -107,7 +107,7 @@ public final class HostModel implements VcpuHost, KvmHost {
                     v.preempted = true;
                     v.ready = true;
                     if (v.cpu != null) {
-                        v.cpu.vcpuPreempt();
+                        v.cpu.runState().preempt();
                         hook.descheduled(v.cpu, true);
                     }
                 }
@@ -130,7 +130,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         }
         int steps = engine.choose(ChoicePoint.PREEMPT, STEP_POINTS + 1);
         if (steps > 0) {
-            v.cpu.preemptAfterSteps(steps, () -> {
+            v.cpu.runState().preemptAfterSteps(steps, () -> {
                 if (pc.current == v && !v.entering && v.state == VcpuState.RUNNING && !v.polling) {
                     voidTimer(pc);
                     sliceEnd(pc);
@@ -204,7 +204,7 @@ public final class HostModel implements VcpuHost, KvmHost {
             HostVcpu v = vmVcpus[vm][i];
             v.cpu = cpus[i];
             if (v.state != VcpuState.RUNNING) {
-                v.cpu.vcpuPreempt();
+                v.cpu.runState().preempt();
                 hook.descheduled(v.cpu, true);
             }
         }
@@ -270,7 +270,7 @@ public final class HostModel implements VcpuHost, KvmHost {
             prev.ready = true;
             prev.spinGen++;
             if (prev.cpu != null) {
-                prev.cpu.vcpuPreempt();
+                prev.cpu.runState().preempt();
                 prev.cpu.kernel().vmstat().inc(Counter.VCPU_PREEMPTIONS);
                 hooks[prev.vm].descheduled(prev.cpu, true);
             }
@@ -308,7 +308,7 @@ public final class HostModel implements VcpuHost, KvmHost {
                 return;
             }
             hook.entryEnd(v.cpu);
-            v.cpu.vcpuResume();
+            v.cpu.runState().resume();
             if (pc.nextBuddy != null) {
                 resched(pc); // a yield_to() targeted this pCPU while the entry was in progress
             } else if (v.cpu.isSpinning()) {
@@ -470,7 +470,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         pc.account(engine.now());
         v.state = VcpuState.HALTED;
         v.spinGen++;
-        vcpu.vcpuPreempt();
+        vcpu.runState().preempt();
         long min = pc.minVruntime(v);
         // dequeue_entity(): the lag is kept for place_entity(), within one slice either way.
         v.lag = min == Long.MAX_VALUE ? 0 : Math.clamp(min - v.vruntime, -sliceNs, sliceNs);
@@ -527,7 +527,7 @@ public final class HostModel implements VcpuHost, KvmHost {
             v.polling = false;
             v.state = VcpuState.RUNNING;
             vcpu.kernel().vmstat().inc(Counter.HALT_POLL_WAKEUPS);
-            vcpu.vcpuResume();
+            vcpu.runState().resume();
             return;
         }
         // kvm_vcpu_wake_up(): runnable, and vcpu->ready (d73eb57b80b9).

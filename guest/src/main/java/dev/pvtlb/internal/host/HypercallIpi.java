@@ -31,7 +31,7 @@ public final class HypercallIpi implements IpiDelivery {
         for (int i = 0; i < count; i++) {
             long latency = e.chooseInRange(ChoicePoint.IPI_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
             long sentAt = perTarget ? (i + 1) * c.hypercallNs : cost;
-            ((KernelCpu) targets[i]).scheduleIpiArrival("ipi by hypercall", from, e.now() + sentAt, e.now() + sentAt + latency, kind);
+            ((KernelCpu) targets[i]).interrupts().scheduleArrival("ipi by hypercall", from, e.now() + sentAt, e.now() + sentAt + latency, kind);
             from.kernel().vmstat().inc(Counter.IPIS_SENT);
         }
         return cost;

@@ -63,7 +63,7 @@ public record KvmSpin(KvmScheduling mechanisms) {
                 }
                 // yield_to_kernel_mode: skip a vCPU preempted in user mode unless (since 52acd22faa1a)
                 // an interrupt is pending for it (kvm_arch_dy_has_pending_interrupt(): a posted IPI).
-                if (v.preempted && v.cpu.inUserMode() && !(mechanisms.boostUserMode() && v.cpu.callFunctionPending())) {
+                if (v.preempted && v.cpu.inUserMode() && !(mechanisms.boostUserMode() && v.cpu.interrupts().callFunctionPending())) {
                     continue;
                 }
                 if (!eligibleForDirectedYield(v)) {

@@ -44,7 +44,7 @@ public final class BareMetalIpi implements IpiDelivery {
                 sentAt = cost;
             }
             long latency = e.chooseInRange(ChoicePoint.IPI_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
-            ((KernelCpu) targets[i]).scheduleIpiArrival("ipi", from, e.now() + sentAt, e.now() + sentAt + latency, kind);
+            ((KernelCpu) targets[i]).interrupts().scheduleArrival("ipi", from, e.now() + sentAt, e.now() + sentAt + latency, kind);
             from.kernel().vmstat().inc(Counter.IPIS_SENT);
         }
         return cost;

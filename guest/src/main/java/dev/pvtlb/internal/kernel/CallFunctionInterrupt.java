@@ -16,12 +16,12 @@ final class CallFunctionInterrupt extends InternalPath {
     public long step(KernelCpu cpu) {
         long half = cpu.kernel().costs().irqEntryExitNs / 2;
         if (pc == 0) {
-            cpu.irqDisable();
-            batch.addAll(cpu.callSingleQueue);
-            cpu.callSingleQueue.clear();
+            cpu.interrupts().disable();
+            batch.addAll(cpu.interrupts().callSingleQueue);
+            cpu.interrupts().callSingleQueue.clear();
             pc = 1;
             // llist_del_all(): an xchg on the queue head, which senders' llist_add() also write.
-            long cost = half + cpu.writeLine(cpu.callSingleQueueLine, cpu.kernel().engine().now() + half);
+            long cost = half + cpu.lines.write(cpu.lines.callSingleQueue, cpu.kernel().engine().now() + half);
             cpu.kernel().ledger().addNs(CostPart.TARGET_IRQ, cost);
             return cost;
         }
@@ -29,7 +29,7 @@ final class CallFunctionInterrupt extends InternalPath {
         if (csd != null) {
             // Read the csd (func, info) from its sender's cache; csd_unlock() then takes the line back
             // from the sender, whose csd_lock() and csd_lock_wait() touched it.
-            long csdCost = cpu.lineFrom(csd.from) + cpu.kernel().costs().csdRunNs + cpu.lineFrom(csd.from);
+            long csdCost = cpu.lines.from(csd.from) + cpu.kernel().costs().csdRunNs + cpu.lines.from(csd.from);
             cpu.kernel().ledger().addNs(CostPart.TARGET_CSD, csdCost);
             long cost = csdCost + csd.func.run(cpu);
             csd.done.accept(cpu);
@@ -40,7 +40,7 @@ final class CallFunctionInterrupt extends InternalPath {
             // The functions have run and the csds are released; the exit runs on the lazy CR3.
             speculation.leavingInterrupt(cpu);
         }
-        cpu.irqEnable();
+        cpu.interrupts().enable();
         cpu.ret();
         cpu.kernel().ledger().addNs(CostPart.TARGET_IRQ, half);
         return half;

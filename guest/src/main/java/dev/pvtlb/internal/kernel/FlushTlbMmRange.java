@@ -62,8 +62,8 @@ public final class FlushTlbMmRange extends KernelPath {
             // inc_mm_tlb_gen(): an atomic on the mm's context line, a full barrier; then
             // get_flush_tlb_info() fills this CPU's flush_tlb_info, which the targets will read.
             long now = g.engine().now();
-            long cost = cpu.writeLine(mm.tlbGenLine(), now);
-            cost += cpu.writeLine(cpu.flushTlbInfoLine, now + cost);
+            long cost = cpu.lines.write(mm.tlbGenLine(), now);
+            cost += cpu.lines.write(cpu.lines.flushTlbInfo, now + cost);
             long gen = g.knobs().bug == InjectedBug.TLB_GEN_NOT_BUMPED ? mm.tlbGen() : mm.incTlbGen();
             OrderedStores.fence(cpu); // inc_mm_tlb_gen() is a locked operation
             info = new FlushTlbInfo(mm, s, e, strideShift, freedTables, gen, cpu.id);
@@ -78,7 +78,7 @@ public final class FlushTlbMmRange extends KernelPath {
                 return cost;
             }
             // cpumask_any_but(mm_cpumask(mm), cpu): a read of the mask other CPUs set and clear.
-            cost += cpu.readLine(mm.cpumaskLine(), now + cost);
+            cost += cpu.lines.read(mm.cpumaskLine(), now + cost);
             if (mm.cpumask().anyBut(cpu.id) >= 0) {
                 pc = 1;
                 if (g.knobs().mmCpumaskTrim) {

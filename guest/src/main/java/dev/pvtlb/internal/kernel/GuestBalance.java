@@ -58,8 +58,8 @@ final class GuestBalance {
         int socket = topo.socketOf(cpu.id);
         KernelCpu busiest = null;
         for (KernelCpu c : cpus) {
-            if (c != cpu && topo.socketOf(c.id) == socket && c.current() != null && !c.runQueue.isEmpty()
-                    && (busiest == null || c.runQueue.size() > busiest.runQueue.size())) {
+            if (c != cpu && topo.socketOf(c.id) == socket && c.rq.current() != null && !c.rq.queue.isEmpty()
+                    && (busiest == null || c.rq.queue.size() > busiest.rq.queue.size())) {
                 busiest = c;
             }
         }
@@ -67,11 +67,11 @@ final class GuestBalance {
             return false;
         }
         long now = g.engine().now();
-        for (Task t : busiest.runQueue) {
+        for (Task t : busiest.rq.queue) {
             if (t.allowedOn(cpu) && now - t.offCpuSince >= g.costs().migrationCostNs) {
-                busiest.runQueue.remove(t);
+                busiest.rq.queue.remove(t);
                 t.moveTo(cpu);
-                cpu.runQueue.add(t);
+                cpu.rq.queue.add(t);
                 g.vmstat().inc(Counter.MIGRATIONS);
                 return true;
             }
@@ -81,7 +81,7 @@ final class GuestBalance {
 
     /** Nothing running and nothing queued (idle_cpu()). */
     static boolean idle(KernelCpu c) {
-        return c.online() && c.current() == null && c.runQueue.isEmpty();
+        return c.online() && c.rq.current() == null && c.rq.queue.isEmpty();
     }
 
     private static boolean coreIdle(Kernel g, KernelCpu c) {

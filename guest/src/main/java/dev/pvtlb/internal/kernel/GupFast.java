@@ -64,7 +64,7 @@ public final class GupFast extends InternalPath {
             if (observer == null) {
                 observer = g.hazardDetector();
             }
-            cpu.irqDisable();
+            cpu.interrupts().disable();
             level = Level.PGD;
             table = mm.pgd();
             expectedGen = frames.generation(table);
@@ -130,7 +130,7 @@ public final class GupFast extends InternalPath {
     }
 
     private long finish(KernelCpu cpu, long pte, long cost) {
-        cpu.irqEnable();
+        cpu.interrupts().enable();
         cpu.ret();
         result.accept(pte);
         return cost;

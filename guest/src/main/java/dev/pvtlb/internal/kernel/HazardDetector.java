@@ -54,9 +54,9 @@ public final class HazardDetector implements WalkObserver {
             if (c == initiator || c.loadedMm() != mm || c.tlbState.isLazy || !c.vcpuRunning()) {
                 continue; // a vCPU that is not running may owe a deferred flush: it is checked when it uses one
             }
-            int pcid = c.currentPcid();
+            int pcid = c.localTlb().currentPcid();
             long[] found = {-1, 0};
-            c.tlb().forEach((p, vpn, pte, filledAt) -> {
+            c.localTlb().tlb().forEach((p, vpn, pte, filledAt) -> {
                 long va = vpn << 12;
                 if (found[0] < 0 && p == pcid && va >= start && va < end) {
                     long now = guest.pageTables().get(mm.pgd(), va);

@@ -23,16 +23,16 @@ public final class IdleLoop extends InternalPath {
     public long step(KernelCpu c) {
         Kernel g = c.kernel();
         c.extendedQs(false);
-        if (c.runQueue.isEmpty() && g.knobs().guestBalanceIdle && GuestBalance.pullToIdle(g, c)) {
+        if (c.rq.queue.isEmpty() && g.knobs().guestBalanceIdle && GuestBalance.pullToIdle(g, c)) {
             // newidle_balance() found a task to run here instead of going idle.
             idleEntered = false;
         }
-        Task next = c.runQueue.poll();
+        Task next = c.rq.queue.poll();
         if (next != null) {
             idleEntered = false;
             next.state = TaskState.RUNNING;
             next.sliceStart = g.engine().now();
-            c.current(next);
+            c.rq.current(next);
             g.vmstat().inc(Counter.CONTEXT_SWITCHES);
             g.rcu().quiescentState(c);
             c.call(next.userMode);
@@ -60,7 +60,7 @@ public final class IdleLoop extends InternalPath {
 
     @Override
     public TimeCategory category() {
-        return cpu.runQueue.isEmpty() ? TimeCategory.IDLE : TimeCategory.KERNEL;
+        return cpu.rq.queue.isEmpty() ? TimeCategory.IDLE : TimeCategory.KERNEL;
     }
 
     @Override
@@ -89,7 +89,7 @@ public final class IdleLoop extends InternalPath {
             // tlb_gen read, choose_new_asid() and the CR3 write; loaded_mm = next.
             switch (pc) {
                 case 0 -> {
-                    c.irqDisable();
+                    c.interrupts().disable();
                     if (c.tlbState.isLazy) {
                         OrderedStores.storeLazy(c, false);
                     }
@@ -106,7 +106,7 @@ public final class IdleLoop extends InternalPath {
                 default -> {
                     c.tlbState.loadedMm = mm;
                     OrderedStores.storeSwitching(c, false); // drains at the next barrier or when chosen
-                    c.irqEnable();
+                    c.interrupts().enable();
                     c.ret();
                     return 0;
                 }

@@ -26,7 +26,7 @@ public final class MmapLocking {
     /** owner_on_cpu(): the owner is its CPU's current task and that (v)CPU is running (!vcpu_is_preempted()). */
     private static boolean ownerOnCpu(Task owner) {
         KernelCpu c = owner.cpu();
-        return c.current() == owner && c.vcpuRunning();
+        return c.rq.current() == owner && c.vcpuRunning();
     }
 
     /**
@@ -40,10 +40,10 @@ public final class MmapLocking {
         boolean spinning = task.mmapLockSpinning;
         task.mmapLockSpinning = false;
         // A spinner looks at the count and owner (a read) and tries its atomic only when the lock is free.
-        long cost = spinning ? cpu.readLine(mm.mmapLockLine(), now) : cpu.writeLine(mm.mmapLockLine(), now);
+        long cost = spinning ? cpu.lines.read(mm.mmapLockLine(), now) : cpu.lines.write(mm.mmapLockLine(), now);
         if (want == Hold.WRITE ? (spinning ? lock.tryWriteUnqueued(task) : lock.tryWrite(task)) : lock.tryRead()) {
             task.mmapLockHeld = want;
-            return spinning ? cost + cpu.writeLine(mm.mmapLockLine(), now + cost) : cost;
+            return spinning ? cost + cpu.lines.write(mm.mmapLockLine(), now + cost) : cost;
         }
         if (want == Hold.WRITE && lock.writer() instanceof Task owner && ownerOnCpu(owner)) {
             // rwsem_optimistic_spin(): a writer spins (PAUSE, then a look at the owner) while the
@@ -63,7 +63,7 @@ public final class MmapLocking {
     /** Releases whatever {@code task} holds and wakes the waiters it hands the lock to; returns the cost. */
     public static long unlock(KernelCpu cpu, Task task) {
         Mm mm = task.mm();
-        long cost = cpu.writeLine(mm.mmapLockLine(), cpu.kernel().engine().now());
+        long cost = cpu.lines.write(mm.mmapLockLine(), cpu.kernel().engine().now());
         List<Object> granted = switch (task.mmapLockHeld) {
             case READ -> mm.mmapLock().upRead();
             case WRITE -> mm.mmapLock().upWrite(task);
@@ -79,7 +79,7 @@ public final class MmapLocking {
             return 0;
         }
         Mm mm = task.mm();
-        long cost = cpu.writeLine(mm.mmapLockLine(), cpu.kernel().engine().now());
+        long cost = cpu.lines.write(mm.mmapLockLine(), cpu.kernel().engine().now());
         List<Object> granted = mm.mmapLock().downgrade(task);
         task.mmapLockHeld = Hold.READ;
         return cost + wake(cpu, granted);

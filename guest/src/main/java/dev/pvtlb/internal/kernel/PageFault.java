@@ -74,7 +74,7 @@ public final class PageFault extends InternalPath {
         boolean zeroMapped = zeroPage && !newPage && Pte.pfnOf(pte) == g.zeroPfnIfUsed();
         boolean zeroRead = zeroPage && !vma.shared() && newPage && !write;
         return !(zeroMapped && write) && !(newPage && !zeroRead && g.knobs().pageLocks
-                && (cpu.pcpPages <= 0 || cpu.lruPagevec + 1 >= g.costs().pagevecSize));
+                && (cpu.pages.pcp <= 0 || cpu.pages.lruPagevec + 1 >= g.costs().pagevecSize));
     }
 
     /** Runs the fault {@link #canInline} accepted, in the caller's step; returns its cost in ns. */
@@ -144,8 +144,8 @@ public final class PageFault extends InternalPath {
         }
         // The fault wrote the PTE and (clear_page()) the whole data page: both lines are now in
         // this CPU's caches, so the access it retries does not miss to memory.
-        cpu.storeLine(PageTables.entryLine(table, idx));
-        cpu.storeLine(KernelCpu.dataLine(written, va));
+        cpu.localTlb().storeLine(PageTables.entryLine(table, idx));
+        cpu.localTlb().storeLine(LocalTlb.dataLine(written, va));
         g.vmstat().inc(Counter.PAGE_FAULTS);
         finish(cpu);
         if (newPage && g.knobs().pageLocks) {
@@ -186,7 +186,7 @@ public final class PageFault extends InternalPath {
         copyFlags = flags;
         copyFrame = g.allocator().alloc(FrameState.DATA);
         g.mem().writeWord(table, idx, 0);
-        cpu.storeLine(PageTables.entryLine(table, idx));
+        cpu.localTlb().storeLine(PageTables.entryLine(table, idx));
         copyPending = mm.beginFlushPending(va, va + PhysMem.PAGE_SIZE);
         pc = 2;
         cpu.call(new FlushTlbMmRange(mm, va, va + PhysMem.PAGE_SIZE, PhysMem.PAGE_SHIFT, false));
@@ -199,8 +199,8 @@ public final class PageFault extends InternalPath {
         long written = Pte.make(copyFrame, copyFlags);
         g.mem().writeWord(copyTable, copyIdx, written);
         mm.ptlUnlock(va);
-        cpu.storeLine(PageTables.entryLine(copyTable, copyIdx));
-        cpu.storeLine(KernelCpu.dataLine(written, va));
+        cpu.localTlb().storeLine(PageTables.entryLine(copyTable, copyIdx));
+        cpu.localTlb().storeLine(LocalTlb.dataLine(written, va));
         g.vmstat().inc(Counter.PAGE_FAULTS);
         finish(cpu);
         if (g.knobs().pageLocks) {

@@ -9,8 +9,8 @@ import dev.pvtlb.internal.profile.Costs;
  * (free_pcppages_bulk(), from free_unref_page_commit() when the list reaches pcp->high), and
  * {@code pgdat->lru_lock}, taken to add a full page vector to the LRU (__pagevec_lru_add()) and to
  * take freed pages off it (release_pages(), every SWAP_CLUSTER_MAX pages). All are taken with
- * IRQs off. The per-CPU counts live on the CPU ({@link KernelCpu#pcpPages},
- * {@link KernelCpu#lruPagevec}); the lists' contents are not modelled, only how often the locks
+ * IRQs off. The per-CPU counts live on the CPU ({@link PerCpuPages},
+ * one per CPU); the lists' contents are not modelled, only how often the locks
  * are taken and for how long ({@link Costs#pcpBatch} and the per-page hold times).
  */
 final class PageLists {
@@ -22,23 +22,23 @@ final class PageLists {
      * refill (rmqueue_bulk()) and returns true, and the fault's step runs again after it.
      */
     static boolean refillFirst(KernelCpu cpu) {
-        if (cpu.pcpPages > 0) {
+        if (cpu.pages.pcp > 0) {
             return false;
         }
         Costs c = cpu.kernel().costs();
         PageLists node = cpu.kernel().pageLists(cpu);
         cpu.call(new SpinLockedSection("rmqueue_bulk", node.zone, c.pcpBatch * c.zoneLockPageNs,
-                () -> cpu.pcpPages += c.pcpBatch));
+                () -> cpu.pages.pcp += c.pcpBatch));
         return true;
     }
 
     /** A fault took a page from {@code cpu}'s list and mapped it: lru_cache_add(), which drains a full vector. */
     static void tookAndAdded(KernelCpu cpu) {
-        cpu.pcpPages--;
-        if (++cpu.lruPagevec < cpu.kernel().costs().pagevecSize) {
+        cpu.pages.pcp--;
+        if (++cpu.pages.lruPagevec < cpu.kernel().costs().pagevecSize) {
             return;
         }
-        cpu.lruPagevec = 0;
+        cpu.pages.lruPagevec = 0;
         Costs c = cpu.kernel().costs();
         cpu.call(new SpinLockedSection("__pagevec_lru_add", cpu.kernel().pageLists(cpu).lru,
                 c.pagevecSize * c.lruLockPageNs, () -> {}));

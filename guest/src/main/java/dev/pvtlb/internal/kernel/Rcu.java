@@ -87,7 +87,7 @@ public final class Rcu {
         List<Queued> done = current;
         current = new ArrayList<>();
         for (Queued q : done) {
-            q.cpu().rcuCallbackReady(q.callback());
+            q.cpu().interrupts().rcuCallbackReady(q.callback());
         }
         if (!next.isEmpty()) {
             startGracePeriod();

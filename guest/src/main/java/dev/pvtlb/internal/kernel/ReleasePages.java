@@ -31,11 +31,11 @@ final class ReleasePages extends InternalPath {
         }
         if (pc == 0) {
             pc = 1;
-            cpu.pcpPages += pages; // free_unref_page_commit(), page after page
+            cpu.pages.pcp += pages; // free_unref_page_commit(), page after page
         }
-        if (cpu.pcpPages >= c.pcpHigh) {
+        if (cpu.pages.pcp >= c.pcpHigh) {
             cpu.call(new SpinLockedSection("free_pcppages_bulk", node.zone, c.pcpBatch * c.zoneLockPageNs,
-                    () -> cpu.pcpPages -= c.pcpBatch));
+                    () -> cpu.pages.pcp -= c.pcpBatch));
             return 0;
         }
         cpu.ret();

@@ -71,7 +71,7 @@ public final class SmpCallFunctionMany extends KernelPath {
                     if (cond != null) {
                         // The condition (should_flush_tlb) reads the target's cpu_tlbstate_shared line.
                         if (!readsFirst) {
-                            cost += cpu.readLine(t.tlbstateSharedLine, now + cost);
+                            cost += cpu.lines.read(t.lines.tlbstateShared, now + cost);
                         }
                         if (!cond.test(t)) {
                             continue;
@@ -80,9 +80,9 @@ public final class SmpCallFunctionMany extends KernelPath {
                     outstanding++;
                     // csd_lock() on the csd for t (last written by t's csd_unlock), then llist_add()
                     // on t's call_single_queue: a locked cmpxchg other senders may be queued on.
-                    cost += cpu.lineFrom(t);
-                    cost += cpu.writeLine(t.callSingleQueueLine, now + cost);
-                    if (t.queueCsd(cpu, func, complete)) {
+                    cost += cpu.lines.from(t);
+                    cost += cpu.lines.write(t.lines.callSingleQueue, now + cost);
+                    if (t.interrupts().queueCsd(cpu, func, complete)) {
                         ipi[nIpi++] = t;
                     }
                 }
@@ -95,7 +95,7 @@ public final class SmpCallFunctionMany extends KernelPath {
                 // After every csd is queued, as the kernel does it, by the single-target path or
                 // send_call_function_ipi_mask().
                 pc = 2;
-                long cost = nIpi == 0 ? 0 : cpu.kernel().sendCallFunctionIpis(cpu, ipi, nIpi, singlePath);
+                long cost = nIpi == 0 ? 0 : cpu.kernel().ipis().callFunction(cpu, ipi, nIpi, singlePath);
                 ipi = null;
                 cpu.kernel().ledger().addNs(CostPart.FLUSH_SEND, cost);
                 return cost;
@@ -130,7 +130,7 @@ public final class SmpCallFunctionMany extends KernelPath {
             if (t == cpu || !t.online()) {
                 continue;
             }
-            group = Math.max(group, cpu.readLine(t.tlbstateSharedLine, now + cost));
+            group = Math.max(group, cpu.lines.read(t.lines.tlbstateShared, now + cost));
             if (++n == inFlight) {
                 cost += group;
                 group = 0;
@@ -147,7 +147,7 @@ public final class SmpCallFunctionMany extends KernelPath {
         returned = true;
         cpu.ret();
         // csd_lock_wait() sees the last unlock only once that csd's line has come back.
-        return lastDone == null ? 0 : cpu.lineFrom(lastDone);
+        return lastDone == null ? 0 : cpu.lines.from(lastDone);
     }
 
     /** csd_unlock() by a target: the last one lets the initiator's wait end. */

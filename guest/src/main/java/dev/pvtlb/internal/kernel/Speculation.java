@@ -61,9 +61,9 @@ public final class Speculation {
         // nothing now; but it is still lazy on the old CR3, and once it runs again (a timer
         // interrupt ends its halt) its hardware may walk that mm as before. So the ticks go
         // on while it is descheduled.
-        long va = cpu.lastUserVa();
+        long va = cpu.localTlb().lastUserVa();
         if (cpu.vcpuRunning() && va >= 0 && guest.engine().choose(ChoicePoint.SPECULATIVE_WALK, 2) == 1) {
-            cpu.speculativeWalk(va);
+            cpu.localTlb().speculativeWalk(va);
         }
         return true;
     }

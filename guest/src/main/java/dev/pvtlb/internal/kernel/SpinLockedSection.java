@@ -36,7 +36,7 @@ public final class SpinLockedSection extends InternalPath {
     private long spinGen;
     /** When the spin reaches SPIN_THRESHOLD turns if its vCPU keeps running. */
     private long spinUntil;
-    /** When the spin started, and its vCPU's descheduled time then ({@link KernelCpu#descheduledNs}). */
+    /** When the spin started, and its vCPU's descheduled time then ({@link VcpuRunState#descheduledNs}). */
     private long spinStart;
     private long descheduledAtStart;
 
@@ -55,8 +55,8 @@ public final class SpinLockedSection extends InternalPath {
         boolean pv = g.pvSpinlock();
         switch (pc) {
             case 0 -> {
-                cpu.irqDisable();
-                long cost = cpu.writeLine(lock.line(), now); // the lock word's cmpxchg
+                cpu.interrupts().disable();
+                long cost = cpu.lines.write(lock.line(), now); // the lock word's cmpxchg
                 if (lock.acquire(cpu, pv)) {
                     pc = 2;
                     return cost;
@@ -103,7 +103,7 @@ public final class SpinLockedSection extends InternalPath {
                 return holdNs;
             }
             default -> {
-                long cost = cpu.writeLine(lock.line(), now);
+                long cost = cpu.lines.write(lock.line(), now);
                 KernelCpu next = lock.release(cpu);
                 if (next != null) {
                     if (lock.isHalted(next)) {
@@ -115,7 +115,7 @@ public final class SpinLockedSection extends InternalPath {
                 }
                 // The unqueued spinners see the lock word change: the first to look takes it.
                 wakeAll(lock.unqueuedSpinners());
-                cpu.irqEnable();
+                cpu.interrupts().enable();
                 cpu.ret();
                 return cost;
             }
@@ -126,7 +126,7 @@ public final class SpinLockedSection extends InternalPath {
     private long granted(KernelCpu cpu, long now) {
         cpu.lockSpinning(false);
         pc = 2;
-        return cpu.writeLine(lock.line(), now);
+        return cpu.lines.write(lock.line(), now);
     }
 
     private static void wakeAll(List<KernelCpu> cpus) {
@@ -146,7 +146,7 @@ public final class SpinLockedSection extends InternalPath {
         if (g.pvSpinlock() && !lock.spinsUnqueued(cpu)) {
             long now = g.engine().now();
             spinStart = now;
-            descheduledAtStart = cpu.descheduledNs();
+            descheduledAtStart = cpu.runState().descheduledNs();
             armThreshold(cpu, now + SPIN_THRESHOLD * cpu.kernel().costs().pauseNs);
         }
         return BLOCK;
@@ -169,7 +169,7 @@ public final class SpinLockedSection extends InternalPath {
      * runs none).
      */
     private long turnsNs(KernelCpu cpu, long now) {
-        return now - spinStart - (cpu.descheduledNs() - descheduledAtStart);
+        return now - spinStart - (cpu.runState().descheduledNs() - descheduledAtStart);
     }
 
     /** pv_wait(): halt until kicked; the waiter behind notices at its next look and halts too. */

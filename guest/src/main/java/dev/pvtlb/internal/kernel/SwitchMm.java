@@ -28,12 +28,12 @@ public final class SwitchMm {
         long nextTlbGen;
         if (wasLazy) {
             // this_cpu_write(cpu_tlbstate_shared.is_lazy, false): a line flush senders read.
-            cost += cpu.writeLine(cpu.tlbstateSharedLine, now);
+            cost += cpu.lines.write(cpu.lines.tlbstateShared, now);
             OrderedStores.storeLazy(cpu, false);
         } else if (!g.knobs().concurrentFlush) {
             // Before "x86/mm/tlb: Do not make is_lazy dirty for no reason" (the concurrent-flush
             // series, 5.13), every switch wrote is_lazy = false, and the line held loaded_mm too.
-            cost += cpu.writeLine(cpu.tlbstateSharedLine, now);
+            cost += cpu.lines.write(cpu.lines.tlbstateShared, now);
         }
         // The smp_mb() before the tlb_gen read when leaving lazy mode ("The barrier synchronizes
         // with the tlb_gen increment in the TLB shootdown code"); for a new mm, the locked
@@ -47,10 +47,10 @@ public final class SwitchMm {
             }
             // Leaving lazy mode: read tlb_gen (after smp_mb) to see whether flushes were skipped.
             if (g.mmCpumaskTracked() && !next.cpumask().test(cpu.id)) {
-                cost += cpu.writeLine(next.cpumaskLine(), now + cost);
+                cost += cpu.lines.write(next.cpumaskLine(), now + cost);
                 next.cpumask().set(cpu.id);
             }
-            cost += cpu.readLine(next.tlbGenLine(), now + cost);
+            cost += cpu.lines.read(next.tlbGenLine(), now + cost);
             nextTlbGen = next.tlbGen();
             if (ts.tlbGen[prevAsid] == nextTlbGen) {
                 return cost;
@@ -81,12 +81,12 @@ public final class SwitchMm {
         if (!prev.isInitMm() && g.mmCpumaskTracked() && !g.knobs().mmCpumaskLazy) {
             // Until 6.12; since 209954cbc7d0 the bit stays, and the first flush sent here for
             // prev clears it (flush_tlb_func(), TLB_REMOTE_WRONG_CPU): no write at each switch.
-            cost += cpu.writeLine(prev.cpumaskLine(), now);
+            cost += cpu.lines.write(prev.cpumaskLine(), now);
             prev.cpumask().clear(cpu.id);
         }
         if (!next.isInitMm() && g.mmCpumaskTracked() && !next.cpumask().test(cpu.id)
                 && g.knobs().bug != InjectedBug.SWITCH_MM_NO_CPUMASK) {
-            cost += cpu.writeLine(next.cpumaskLine(), now + cost);
+            cost += cpu.lines.write(next.cpumaskLine(), now + cost);
             next.cpumask().set(cpu.id);
         }
         return cost;
@@ -110,7 +110,7 @@ public final class SwitchMm {
         Kernel g = cpu.kernel();
         Costs c = g.costs();
         TlbState ts = cpu.tlbState;
-        long lineCost = cpu.readLine(next.tlbGenLine(), g.engine().now());
+        long lineCost = cpu.lines.read(next.tlbGenLine(), g.engine().now());
         long nextTlbGen = next.tlbGen();
         // choose_new_asid()
         int newAsid = -1;
@@ -157,6 +157,6 @@ public final class SwitchMm {
         }
         OrderedStores.storeLazy(cpu, true); // no barrier: enter_lazy_tlb() is a plain this_cpu_write()
         // The write of cpu_tlbstate_shared.is_lazy, a line flush senders read.
-        return cpu.writeLine(cpu.tlbstateSharedLine, cpu.kernel().engine().now());
+        return cpu.lines.write(cpu.lines.tlbstateShared, cpu.kernel().engine().now());
     }
 }

@@ -96,16 +96,16 @@ public final class Task {
         if (state != TaskState.SLEEPING) {
             return 0;
         }
-        if (cpu.current() == this) {
+        if (cpu.rq.current() == this) {
             // Still on its CPU, not yet scheduled out (ttwu_runnable(): p->on_rq): it just goes on.
             state = TaskState.RUNNING;
             return 0;
         }
         state = TaskState.RUNNABLE;
         placeOnWake();
-        cpu.runQueue.add(this);
+        cpu.rq.queue.add(this);
         if (cpu != waker && cpu.isHalted()) {
-            return cpu.kernel().wakeIdle(waker, cpu);
+            return cpu.kernel().ipis().wakeIdle(waker, cpu);
         }
         return 0;
     }
@@ -115,7 +115,7 @@ public final class Task {
         if (state != TaskState.SLEEPING) {
             return;
         }
-        if (cpu.current() == this) {
+        if (cpu.rq.current() == this) {
             // Not yet scheduled out (its vCPU was preempted before it left): ttwu_runnable(),
             // it just goes on, as in wakeFrom(); queueing it would run it twice.
             state = TaskState.RUNNING;
@@ -124,14 +124,14 @@ public final class Task {
         state = TaskState.RUNNABLE;
         KernelCpu timerCpu = cpu;
         placeOnWake();
-        cpu.runQueue.add(this);
+        cpu.rq.queue.add(this);
         if (cpu == timerCpu) {
             cpu.wake();
         } else if (cpu.isHalted()) {
             // Woken onto another CPU by the timer's CPU: the reschedule IPI (ttwu_queue), or the
             // store to a polling idle CPU's flags, whose cost falls in the timer interrupt, which
             // the model does not charge.
-            cpu.kernel().wakeIdle(timerCpu, cpu);
+            cpu.kernel().ipis().wakeIdle(timerCpu, cpu);
         }
     }
 

@@ -38,12 +38,12 @@ public final class TlbFlush {
             KernelCpu[] all = g.cpus();
             if (f.initiatingCpu >= 0 && f.initiatingCpu < all.length && all[f.initiatingCpu] != cpu) {
                 // The request itself: the sender's per-CPU flush_tlb_info, read from its cache.
-                cost += cpu.readLine(all[f.initiatingCpu].flushTlbInfoLine, now);
+                cost += cpu.lines.read(all[f.initiatingCpu].lines.flushTlbInfo, now);
             }
         }
         if (f.mm != null && f.mm != loaded) {
             // The CPU was left in the mm_cpumask of the target mm: clear it.
-            cost += cpu.writeLine(((Mm) f.mm).cpumaskLine(), now + cost);
+            cost += cpu.lines.write(((Mm) f.mm).cpumaskLine(), now + cost);
             f.mm.cpumask().clear(cpu.id);
             g.trace().tlbFlush(now, cpu.id, TlbFlushReason.TLB_REMOTE_WRONG_CPU, 0);
             return cost;
@@ -62,7 +62,7 @@ public final class TlbFlush {
             return cost; // already up to date with respect to this request
         }
         // mm->context.tlb_gen, the line every flush of this mm increments.
-        cost += cpu.readLine(loaded.tlbGenLine(), now + cost);
+        cost += cpu.lines.read(loaded.tlbGenLine(), now + cost);
         long mmGen = loaded.tlbGen();
         long nr;
         if (!f.isFullFlush() && f.newTlbGen == localGen + 1 && f.newTlbGen == mmGen) {
@@ -90,7 +90,7 @@ public final class TlbFlush {
             // is_lazy sat in cpu_tlbstate, in the cache line of ctxs[].tlb_gen that
             // this_cpu_write() just updated: the false sharing the series' cover letter names.
             // The next sender's should_flush_tlb() read of is_lazy finds the line dirty here.
-            cost += cpu.writeLine(cpu.tlbstateSharedLine, now + cost);
+            cost += cpu.lines.write(cpu.lines.tlbstateShared, now + cost);
         }
         g.trace().tlbFlush(now, cpu.id, !local ? TlbFlushReason.TLB_REMOTE_SHOOTDOWN
                 : f.mm == null ? TlbFlushReason.TLB_LOCAL_SHOOTDOWN : TlbFlushReason.TLB_LOCAL_MM_SHOOTDOWN, nr);

@@ -24,9 +24,9 @@ final class UserMode extends InternalPath {
             return leave(cpu);
         }
         if (task.op == null) {
-            if (!cpu.runQueue.isEmpty() && g.engine().now() - task.sliceStart >= g.config().schedSliceNs()) {
+            if (!cpu.rq.queue.isEmpty() && g.engine().now() - task.sliceStart >= g.config().schedSliceNs()) {
                 task.state = TaskState.RUNNABLE;
-                cpu.runQueue.add(task);
+                cpu.rq.queue.add(task);
                 return leave(cpu);
             }
             task.op = task.program().next(task);
@@ -43,7 +43,7 @@ final class UserMode extends InternalPath {
     /** schedule() away from this task; the idle loop picks the next one. */
     private long leave(KernelCpu cpu) {
         task.offCpuSince = cpu.kernel().engine().now();
-        cpu.current(null);
+        cpu.rq.current(null);
         cpu.ret();
         return 0;
     }

@@ -73,7 +73,7 @@ public final class ZapRange extends InternalPath {
                     releasedShmem = mm.removeRange(start, end).releasedShmem();
                     // The VMAs are detached: the zap and its flush run under the read lock
                     // (mmap_write_downgrade in do_vmi_align_munmap; dd2283f2605e, 4.20).
-                    cost += MmapLocking.downgrade(cpu, cpu.current());
+                    cost += MmapLocking.downgrade(cpu, cpu.rq.current());
                 }
                 g.pageTables().unmap(mm.pgd(), start, end, gather);
                 cost += (long) gather.clearedPtes() * c.pteOpNs;

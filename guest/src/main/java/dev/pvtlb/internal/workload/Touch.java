@@ -127,7 +127,7 @@ public final class Touch implements Op {
         long horizon = cpu.kernel().engine().horizon();
         // A sibling executing on the core stretches the batch (SmtSharing): it stops at the horizon
         // in the time it takes, and its accesses are measured as taking that long.
-        long share = cpu.stepSharePermille();
+        long share = cpu.stepTime().sharePermille();
         long limitPs = limitPs(horizon, now, share);
         // Fast: ns of the batches and faults this step has closed, each as the exact level's step would cost it.
         long doneNs = 0;
@@ -152,7 +152,7 @@ public final class Touch implements Op {
                 va = base + (page << 12);
                 write = writeFraction >= 1.0 || (writeFraction > 0 && r.nextDouble() < writeFraction);
             }
-            long c = cpu.userAccess(va, write);
+            long c = cpu.localTlb().userAccess(va, write);
             if (c < 0) {
                 faultsInARow = pendingVa >= 0 ? faultsInARow + 1 : 1;
                 if (faultsInARow >= MAX_FAULTS_PER_ACCESS) {
@@ -223,7 +223,7 @@ public final class Touch implements Op {
             recorder.addBatch(SmtSharing.scale(ps, share), done);
         }
         if (doneNs > 0) {
-            cpu.stepCostScaled(kernelNs);
+            cpu.stepTime().costScaled(kernelNs);
             return doneNs + SmtSharing.scale(ns, share);
         }
         return ns;

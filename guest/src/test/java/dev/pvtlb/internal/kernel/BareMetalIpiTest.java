@@ -22,7 +22,7 @@ class BareMetalIpiTest {
     }
 
     private static long sendToAllOthers(String mode) {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().topology(SKYLAKE_56).memoryMiB(16).knob("x86.x2apic", mode).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().topology(SKYLAKE_56).memoryMiB(16).knob("x86.x2apic", mode).build())) {
             KernelCpu[] all = g.cpus();
             KernelCpu[] targets = new KernelCpu[all.length - 1];
             System.arraycopy(all, 1, targets, 0, targets.length);

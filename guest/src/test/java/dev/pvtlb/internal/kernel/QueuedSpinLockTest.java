@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class QueuedSpinLockTest {
     @Test
     void nativelyTheQueuesHeadHasTheLockOnUnlockAndNoLockerOvertakesIt() {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(3).memoryMiB(16).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(3).memoryMiB(16).build())) {
             KernelCpu a = g.cpu(0);
             KernelCpu b = g.cpu(1);
             KernelCpu c = g.cpu(2);
@@ -32,7 +32,7 @@ class QueuedSpinLockTest {
 
     @Test
     void withParavirtualSpinlocksAHaltedHeadLeavesTheReleasedLockFreeForAnyLocker() {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(4).memoryMiB(16).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(4).memoryMiB(16).build())) {
             KernelCpu a = g.cpu(0);
             KernelCpu b = g.cpu(1);
             KernelCpu c = g.cpu(2);
@@ -59,7 +59,7 @@ class QueuedSpinLockTest {
 
     @Test
     void withParavirtualSpinlocksALockerThatComesWhileTheHeadIsHaltedSpinsUnqueuedAndTakesTheLockFirst() {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(4).memoryMiB(16).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(4).memoryMiB(16).build())) {
             KernelCpu a = g.cpu(0);
             KernelCpu b = g.cpu(1);
             KernelCpu c = g.cpu(2);

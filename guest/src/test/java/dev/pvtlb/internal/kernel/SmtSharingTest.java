@@ -74,7 +74,7 @@ class SmtSharingTest {
         if (factor != null) {
             b.profile(b.profile().with(java.util.Map.of("smt.share.factor", Double.parseDouble(factor)), "test"));
         }
-        Kernel g = Kernel.boot(b.build());
+        Kernel g = KernelBoot.boot(b.build());
         g.engine().run(1_000_000, Long.MAX_VALUE); // both CPUs go idle and halt
         return g;
     }
@@ -140,7 +140,7 @@ class SmtSharingTest {
             Work w = new Work(1000);
             start(g, 0, w);
             start(g, 1, new Work(1_000_000));
-            g.cpu(1).vcpuPreempt();
+            g.cpu(1).runState().preempt();
             g.engine().run(2_000_000, Long.MAX_VALUE);
             assertEquals(1000, w.took());
         }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class SwitchMmTest {
     @Test
     void chooseNewAsidReusesAMatchingSlotAndRecyclesRoundRobin() {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
             KernelCpu cpu = g.cpu(0);
             Mm[] mms = new Mm[7];
             for (int i = 0; i < mms.length; i++) {
@@ -42,7 +42,7 @@ class SwitchMmTest {
 
     @Test
     void lazyModeKeepsTheMmAndCatchesUpOnReturn() {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
             KernelCpu cpu = g.cpu(1);
             Mm mm = g.newMm();
             SwitchMm.switchMmIrqsOff(cpu, mm);

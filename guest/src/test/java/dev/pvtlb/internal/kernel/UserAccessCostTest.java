@@ -28,35 +28,35 @@ class UserAccessCostTest {
 
     @Test
     void aColdLoadReadsFourTablesAndItsLineFromMemoryThenHitsEverywhere() {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
             KernelCpu cpu = g.cpu(0);
             Mm mm = g.newMm();
             long base = map(g, mm, 8);
             SwitchMm.switchMmIrqsOff(cpu, mm);
-            assertEquals(5 * 80_000, cpu.userAccess(base, false), "PGD, PUD, PMD, PTE and the data line, all from memory");
-            assertEquals(1_300, cpu.userAccess(base, false), "TLB, L1 DTLB and L1D hits");
+            assertEquals(5 * 80_000, cpu.localTlb().userAccess(base, false), "PGD, PUD, PMD, PTE and the data line, all from memory");
+            assertEquals(1_300, cpu.localTlb().userAccess(base, false), "TLB, L1 DTLB and L1D hits");
             // The next page: the PDE cache starts the walk at the PTE table, whose line (PTEs 0..7)
             // is in the L1; the data line is not.
-            assertEquals(1_700 + 80_000, cpu.userAccess(base + 4096, false));
+            assertEquals(1_700 + 80_000, cpu.localTlb().userAccess(base + 4096, false));
         }
     }
 
     @Test
     void aFullFlushThenNTouchesCostsNRefillsFromTheCaches() {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
             KernelCpu cpu = g.cpu(0);
             Mm mm = g.newMm();
             long base = map(g, mm, 8);
             SwitchMm.switchMmIrqsOff(cpu, mm);
             for (int p = 0; p < 8; p++) {
-                cpu.userAccess(base + ((long) p << 12), false);
+                cpu.localTlb().userAccess(base + ((long) p << 12), false);
             }
-            cpu.tlb().flushAll();
-            cpu.psc().flushAll();
+            cpu.localTlb().tlb().flushAll();
+            cpu.localTlb().psc().flushAll();
             long misses = g.vmstat().get(Counter.TLB_MISSES);
             long ps = 0;
             for (int p = 0; p < 8; p++) {
-                ps += cpu.userAccess(base + ((long) p << 12), false);
+                ps += cpu.localTlb().userAccess(base + ((long) p << 12), false);
             }
             assertEquals(8, g.vmstat().get(Counter.TLB_MISSES) - misses, "one refill per page");
             // The first refill walks all four levels, the rest start at the PTE table (PDE cache
@@ -67,18 +67,18 @@ class UserAccessCostTest {
 
     @Test
     void aPageOutOfTheL1DtlbButInTheStlbCostsTheStlbHit() {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
             KernelCpu cpu = g.cpu(0);
             Mm mm = g.newMm();
             long base = map(g, mm, 1024);
             SwitchMm.switchMmIrqsOff(cpu, mm);
             for (int p = 0; p < 1024; p++) {
-                cpu.userAccess(base + ((long) p << 12), false);
+                cpu.localTlb().userAccess(base + ((long) p << 12), false);
             }
             // 1024 pages: all in the 1536-entry STLB, far beyond the 64-entry L1 DTLB; 1024 data
             // lines overflow the 512-line L1D but fit the L2.
             long misses = g.vmstat().get(Counter.TLB_MISSES);
-            assertEquals(4_000 + 2_700, cpu.userAccess(base, false));
+            assertEquals(4_000 + 2_700, cpu.localTlb().userAccess(base, false));
             assertEquals(misses, g.vmstat().get(Counter.TLB_MISSES));
         }
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.mem.FrameState;
 import dev.pvtlb.internal.mm.Mm;
@@ -19,7 +20,7 @@ class GupFastTest {
 
     @Test
     void walksOneLevelPerStepWithIrqsOffAndFindsTheLeaf() {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(2).memoryMiB(16).build())) {
             Mm mm = g.newMm();
             int data = g.allocator().alloc(FrameState.DATA);
             g.pageTables().set(mm.pgd(), VA, Pte.make(data, Pte.PRESENT | Pte.USER));
@@ -36,7 +37,7 @@ class GupFastTest {
 
     @Test
     void aTableFreedAndReusedUnderTheWalkIsReported() {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
             Mm mm = g.newMm();
             g.pageTables().set(mm.pgd(), VA, Pte.make(g.allocator().alloc(FrameState.DATA), Pte.PRESENT | Pte.USER));
             int pteTable = g.pageTables().tableAt(mm.pgd(), VA, Level.PTE);
@@ -60,14 +61,14 @@ class GupFastTest {
 
     @Test
     void aSpeculativeWalkFillsTheTlbOfTheLoadedMm() {
-        try (Kernel g = Kernel.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
+        try (Kernel g = KernelBoot.boot(GuestConfig.builder().cpus(1).memoryMiB(16).build())) {
             KernelCpu cpu = g.cpu(0);
             Mm init = g.initMm();
             int data = g.allocator().alloc(FrameState.DATA);
             g.pageTables().set(init.pgd(), VA, Pte.make(data, Pte.PRESENT | Pte.USER));
-            assertEquals(data, Pte.pfnOf(cpu.speculativeWalk(VA)));
-            assertTrue(cpu.tlb().lookup(cpu.currentPcid(), VA >>> 12) >= 0);
-            assertEquals(0, cpu.speculativeWalk(VA + 0x1000));
+            assertEquals(data, Pte.pfnOf(cpu.localTlb().speculativeWalk(VA)));
+            assertTrue(cpu.localTlb().tlb().lookup(cpu.localTlb().currentPcid(), VA >>> 12) >= 0);
+            assertEquals(0, cpu.localTlb().speculativeWalk(VA + 0x1000));
         }
     }
 }

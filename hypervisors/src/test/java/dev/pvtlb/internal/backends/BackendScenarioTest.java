@@ -1,5 +1,6 @@
 package dev.pvtlb.internal.backends;
 
+import dev.pvtlb.internal.kernel.KernelBoot;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -91,9 +92,9 @@ class BackendScenarioTest {
                 }
                 returnedAt[0] = s.guest.engine().now();
                 KernelCpu c1 = s.guest.cpu(1);
-                int pcid = c1.pcid(c1.asidSlotOf(s.mm));
+                int pcid = c1.localTlb().pcid(c1.asidSlotOf(s.mm));
                 long[] n = {0};
-                c1.tlb().forEach((p, vpn, pte, at) -> {
+                c1.localTlb().tlb().forEach((p, vpn, pte, at) -> {
                     if (p == pcid && (vpn << 12) >= a && (vpn << 12) < a + 8 * Scripted.PAGE) {
                         n[0]++;
                     }
@@ -236,7 +237,7 @@ class BackendScenarioTest {
     void profileOverridesReachTheHostModel() {
         Profile p = Profile.load(Profile.DEFAULT).with(Map.of("host.slice.ns", 100_000.0), "test");
         GuestConfig cfg = GuestConfig.builder().topology(new Topology(1, 2, 1)).pcpus(1).backend("kvm").profile(p).build();
-        try (var g = dev.pvtlb.internal.kernel.Kernel.boot(cfg)) {
+        try (var g = dev.pvtlb.internal.kernel.KernelBoot.boot(cfg)) {
             assertEquals(100_000, g.costs().hostSliceNs);
             assertTrue(!g.cpu(1).vcpuRunning(), "two vCPUs on one pCPU: the second waits");
         }

@@ -21,7 +21,7 @@ final class IrqsOffSection extends InternalPath {
     public long step(KernelCpu cpu) {
         long now = cpu.kernel().engine().now();
         if (pc == 0) {
-            cpu.irqDisable();
+            cpu.interrupts().disable();
             start = now;
             pc = 1;
             return 100;
@@ -29,7 +29,7 @@ final class IrqsOffSection extends InternalPath {
         if (now < start + lengthNs) {
             return 500;
         }
-        cpu.irqEnable();
+        cpu.interrupts().enable();
         enabledAt = now;
         cpu.ret();
         return 100;

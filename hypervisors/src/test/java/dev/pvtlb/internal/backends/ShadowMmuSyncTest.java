@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.internal.kernel.Mprotect;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.workload.Syscall;
@@ -33,7 +34,7 @@ class ShadowMmuSyncTest {
     private static long[] otherProcessMprotects(String backend, int pages, int ceiling, boolean writable) {
         Profile p = Profile.load(Profile.DEFAULT).with(Map.of("ipi.latency.max.ns", 300.0, "flush.ceiling.pages", (double) ceiling), "test");
         GuestConfig cfg = GuestConfig.builder().cpus(2).seed(7).backend(backend).pcpus(2).profile(p).build();
-        Kernel g = Kernel.boot(cfg);
+        Kernel g = KernelBoot.boot(cfg);
         Mm victim = g.newMm();
         Mm noise = g.newMm();
         long a = Scripted.region(0);

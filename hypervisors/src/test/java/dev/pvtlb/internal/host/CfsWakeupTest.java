@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.Guest;
-import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
@@ -63,7 +63,7 @@ class CfsWakeupTest {
         assertEquals(15_294_963, Math.round(eevdf.simulatedS() * 1e9), 1000, "5 slices of 3 ms, and the last records' tail");
         assertEquals(45_222_760, Math.round(cfs.simulatedS() * 1e9), 1000, "5 slices of 9 ms, and the last records' tail");
         try (Guest g = Guest.boot(s.copy().set("host.scheduler", "cfs").guestConfig(0))) {
-            assertEquals(9_000_000, Kernel.of(g).vcpuHost().sharedSliceNs());
+            assertEquals(9_000_000, KernelBoot.of(g).vcpuHost().sharedSliceNs());
         }
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.pvtlb.Guest;
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
@@ -90,10 +91,10 @@ class CoGuestTest {
     @Test
     void aCoGuestSharesItsPrimarysEngineAndHost() {
         Scenario s = ebizzy4();
-        try (Guest primary = Guest.boot(s.guestConfig(0)); Guest co = (Guest) Kernel.bootCoGuest(
-                s.guestConfig(1), Kernel.of(primary), 1).facade()) {
-            Kernel p = Kernel.of(primary);
-            Kernel c = Kernel.of(co);
+        try (Guest primary = Guest.boot(s.guestConfig(0)); Guest co = (Guest) KernelBoot.bootCoGuest(
+                s.guestConfig(1), KernelBoot.of(primary), 1).facade()) {
+            Kernel p = KernelBoot.of(primary);
+            Kernel c = KernelBoot.of(co);
             assertSame(p.engine(), c.engine());
             assertSame(p.vcpuHost(), c.vcpuHost());
             assertEquals(1, c.vmIndex());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.kernel.KernelBoot;
 import dev.pvtlb.internal.sim.Chooser;
 import dev.pvtlb.internal.workload.Spin;
 import dev.pvtlb.model.ChoicePoint;
@@ -35,7 +36,7 @@ class StepPreemptionTest {
 
     private static Kernel run(boolean exploring) {
         GuestConfig cfg = GuestConfig.builder().cpus(1).seed(1).backend("kvm").pcpus(1).vms(2).build();
-        Kernel g = Kernel.boot(cfg, answering(exploring));
+        Kernel g = KernelBoot.boot(cfg, answering(exploring));
         g.spawn("spin", g.newMm(), 0, new Script(new Spin(100_000, 10_000)));
         g.run(Long.MAX_VALUE);
         return g;

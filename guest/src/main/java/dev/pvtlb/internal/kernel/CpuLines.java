@@ -1,0 +1,67 @@
+package dev.pvtlb.internal.kernel;
+
+import dev.pvtlb.internal.mm.ContendedLine;
+import dev.pvtlb.stats.CostPart;
+
+/**
+ * One CPU's side of the cache-coherence traffic the shootdown path makes: the per-CPU kernel
+ * data other CPUs touch, a cache line each (see {@link ContendedLine}), and what this CPU pays
+ * to load or store a shared line, booking the part beyond a cache hit as line transfers.
+ */
+public final class CpuLines {
+    /** call_single_queue's head: llist_add() by senders, llist_del_all() by this CPU's handler. */
+    final ContendedLine callSingleQueue = new ContendedLine();
+    /** cpu_tlbstate_shared.is_lazy: written by this CPU, read by flush senders' should_flush_tlb(). */
+    final ContendedLine tlbstateShared = new ContendedLine();
+    /** This CPU's flush_tlb_info (a per-CPU variable since 5.x): written here, read by the targets. */
+    final ContendedLine flushTlbInfo = new ContendedLine();
+    /**
+     * The idle task's thread_info->flags, which the idle loop's MWAIT monitors on x86 bare metal
+     * (mwait_idle_with_hints()): a waker's store of TIF_NEED_RESCHED to it ends the MWAIT.
+     */
+    final ContendedLine idleFlags = new ContendedLine();
+
+    private final KernelCpu cpu;
+    private final Kernel guest;
+
+    CpuLines(KernelCpu cpu, Kernel guest) {
+        this.cpu = cpu;
+        this.guest = guest;
+    }
+
+    /** A load of {@code line} by this CPU at {@code at}: its cost in ns, waiting for transfers in flight included. */
+    public long read(ContendedLine line, long at) {
+        return transfer(line.read(cpu.id, cpu.socket, cpu.core, at, guest.costs()));
+    }
+
+    /** A store or atomic on {@code line} by this CPU at {@code at}: its cost in ns, waiting included. */
+    public long write(ContendedLine line, long at) {
+        return transfer(line.write(cpu.id, cpu.socket, cpu.core, at, guest.costs()));
+    }
+
+    /**
+     * One cache line that only this CPU and {@code other} touch, taken from {@code other}'s
+     * cache (a csd between its sender and its target): a hit between SMT siblings, which share
+     * the core's caches, else a same- or cross-socket transfer.
+     */
+    public long from(KernelCpu other) {
+        return transfer(ContendedLine.between(other.socket, other.core, cpu.socket, cpu.core, guest.costs()));
+    }
+
+    /** Books what a line access cost beyond a hit as LINE_TRANSFERS. */
+    private long transfer(long cost) {
+        long beyondHit = cost - guest.costs().lineLocalNs;
+        if (beyondHit > 0) {
+            guest.ledger().addNs(CostPart.LINE_TRANSFERS, beyondHit);
+        }
+        return cost;
+    }
+
+    /** A new run: every per-CPU line as never touched. */
+    void reset() {
+        callSingleQueue.reset();
+        idleFlags.reset();
+        tlbstateShared.reset();
+        flushTlbInfo.reset();
+    }
+}
