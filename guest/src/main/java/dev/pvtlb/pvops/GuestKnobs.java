@@ -100,6 +100,15 @@ public final class GuestKnobs {
                     + "off, whose waiters halt and are kicked with paravirtual spinlocks (kvm.pvSpinlock)",
             "off", "on");
 
+    public static final KnobSpec PV_WAIT_EARLY = KnobSpec.choice("pvqspinlock.waitEarly", "halted",
+            "with paravirtual spinlocks, when a queued waiter stops spinning early and halts in pv_wait() (pv_wait_early(), "
+                    + "kernel/locking/qspinlock_paravirt.h): halted = when the waiter before it has halted (before 4.11, and "
+                    + "since the revert 89340d0935c9 in 5.4 and the 5.3 and 4.19 stable updates of October 2019); preempted = also when that waiter's vCPU is "
+                    + "preempted, vcpu_is_preempted(prev->cpu) (75437bb304b2, \"locking/pvqspinlock: Don't wait if vCPU is "
+                    + "preempted\", 4.11): each waiter behind a preempted one halts, and the queue behind it after it (the "
+                    + "cascade the revert names)",
+            "halted", "preempted");
+
     public static final KnobSpec ZERO_PAGE = KnobSpec.choice("zeroPage", "off",
             "the shared zero page: off = a read fault on anonymous memory allocates a page as a write does (the model so "
                     + "far); on = it maps the zero page read-only (do_anonymous_page()), and the first write copies it "
@@ -127,7 +136,7 @@ public final class GuestKnobs {
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
             NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
-            MM_CPUMASK, RCU, MMAP_LOCK, PAGE_LOCKS, ZERO_PAGE, SCHED_BALANCE, KERNEL, INJECT);
+            MM_CPUMASK, RCU, MMAP_LOCK, PAGE_LOCKS, PV_WAIT_EARLY, ZERO_PAGE, SCHED_BALANCE, KERNEL, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -167,6 +176,8 @@ public final class GuestKnobs {
     public final boolean faultsTakeMmapLock;
     /** pageLocks=on: faults and frees take the node's zone->lock and lru_lock (PageLists). */
     public final boolean pageLocks;
+    /** pvqspinlock.waitEarly=preempted: a queued waiter also halts behind a preempted predecessor (75437bb304b2). */
+    public final boolean pvWaitEarlyPreempted;
     /** zeroPage=on: read faults on anonymous memory map the shared zero page; writes copy it. */
     public final boolean zeroPage;
     /** sched.balance=idle: guest tasks move to idle CPUs (wake-up placement and newly idle pulls). */
@@ -182,6 +193,7 @@ public final class GuestKnobs {
         guestBalanceIdle = k.get(SCHED_BALANCE.name()).equals("idle");
         pageLocks = k.get(PAGE_LOCKS.name()).equals("on");
         zeroPage = k.get(ZERO_PAGE.name()).equals("on");
+        pvWaitEarlyPreempted = k.get(PV_WAIT_EARLY.name()).equals("preempted");
         String cpumask = k.get(MM_CPUMASK.name());
         mmCpumaskLazy = !cpumask.equals("clear-on-switch");
         mmCpumaskTrim = cpumask.equals("lazy-trim");

@@ -75,6 +75,9 @@ public enum KernelRelease {
             // kvm_smp_send_call_func_ipi() yields to the first preempted target, idle or not, until
             // 9ee83635d872 "KVM: x86: Yield to IPI target vCPU only if it is busy" (5.17).
             Design.of("kvm.schedYieldSkipsIdle", "false"),
+            // pv_wait_early() halts a queued waiter whose predecessor's vCPU is preempted: 75437bb304b2 (4.11) until
+            // the revert 89340d0935c9 (5.4; the 5.3 and 4.19 stable updates of October 2019), whose message measures its cost with ebizzy -M.
+            Design.of("pvqspinlock.waitEarly", "preempted"),
             // arm64 has always broadcast TLBI ...IS; Takao Indoh's local-TLBI option was not merged.
             Design.of("arm64.flush", "broadcast"),
             // arm64's switch_mm (check_and_switch_context()) does not maintain mm_cpumask.
@@ -104,7 +107,9 @@ public enum KernelRelease {
     /** v5.10 (2020-12-13), the 2020 LTS. */
     V5_10("5.10", V5_3, List.of(
             // b043138246a4 (5.6): xchg(&st->preempted, 0).
-            Design.of("kvm.hostClearPreempted", "xchg"))),
+            Design.of("kvm.hostClearPreempted", "xchg"),
+            // 89340d0935c9 (5.4): Revert "locking/pvqspinlock: Don't wait if vCPU is preempted".
+            Design.of("pvqspinlock.waitEarly", "halted"))),
 
     /** v6.1 (2022-12-11), the 2022 LTS. */
     V6_1("6.1", V5_10, List.of(

@@ -42,8 +42,8 @@ public final class KernelCpu implements Cpu, Event {
 
     /** Its run queue: the task it runs and those waiting for it. */
     public final RunQueue rq = new RunQueue();
-    /** Waiting for a queued spinlock in its spin loop (see {@link #isSpinning()}). */
-    private boolean lockSpinning;
+    /** The queued spinlock it waits for in its spin loop, or null (see {@link #isSpinning()}). */
+    QueuedSpinLock spinLock;
     /** Its per-CPU page list and LRU-add vector counts (pageLocks=on). */
     final PerCpuPages pages = new PerCpuPages();
     private boolean extendedQs;
@@ -193,7 +193,7 @@ public final class KernelCpu implements Cpu, Event {
         if (c != TimeCategory.IDLE) {
             if (!runState.running()) {
                 c = TimeCategory.STOLEN;
-            } else if (lockSpinning && c == TimeCategory.KERNEL) {
+            } else if (spinLock != null && c == TimeCategory.KERNEL) {
                 c = TimeCategory.LOCK_SPIN;
             }
         }
@@ -226,12 +226,12 @@ public final class KernelCpu implements Cpu, Event {
      * queued spinlock (SpinLockedSection). What a pause-loop exit catches.
      */
     public boolean isSpinning() {
-        return blocked && (blockedCategory == TimeCategory.IPI_WAIT || lockSpinning);
+        return blocked && (blockedCategory == TimeCategory.IPI_WAIT || spinLock != null);
     }
 
-    /** Set while this CPU waits for a queued spinlock in its spin loop (not once it halts in pv_wait). */
-    void lockSpinning(boolean on) {
-        lockSpinning = on;
+    /** Set while this CPU waits for {@code lock} in its spin loop (null once it has it or halts in pv_wait). */
+    void lockSpinning(QueuedSpinLock lock) {
+        spinLock = lock;
     }
 
     /** Running a task's user code (a vCPU preempted here was not preempted in kernel mode). */
@@ -382,7 +382,7 @@ public final class KernelCpu implements Cpu, Event {
         extendedQs = false;
         stepTime.reset();
         runState.reset();
-        lockSpinning = false;
+        spinLock = null;
         pages.clear();
     }
 

@@ -87,7 +87,7 @@ public final class SpinLockedSection extends InternalPath {
                 if (pv) {
                     KernelCpu prev = lock.predecessor(cpu);
                     long left = SPIN_THRESHOLD * cpu.kernel().costs().pauseNs - turnsNs(cpu, now);
-                    if (left <= 0 || (prev != null && lock.isHalted(prev))) {
+                    if (left <= 0 || (prev != null && (lock.isHalted(prev) || waitsEarlyBehind(g, prev)))) {
                         return pvWait(cpu, now);
                     }
                     if (now >= spinUntil) {
@@ -124,7 +124,7 @@ public final class SpinLockedSection extends InternalPath {
 
     /** The lock is this CPU's: its word comes over from the last writer's cache. */
     private long granted(KernelCpu cpu, long now) {
-        cpu.lockSpinning(false);
+        cpu.lockSpinning(null);
         pc = 2;
         return cpu.lines.write(lock.line(), now);
     }
@@ -141,7 +141,7 @@ public final class SpinLockedSection extends InternalPath {
      * steals the lock or sees pending set).
      */
     private long spin(KernelCpu cpu) {
-        cpu.lockSpinning(true);
+        cpu.lockSpinning(lock);
         Kernel g = cpu.kernel();
         if (g.pvSpinlock() && !lock.spinsUnqueued(cpu)) {
             long now = g.engine().now();
@@ -172,11 +172,41 @@ public final class SpinLockedSection extends InternalPath {
         return now - spinStart - (cpu.runState().descheduledNs() - descheduledAtStart);
     }
 
+    /**
+     * pv_wait_early()'s second test under {@code pvqspinlock.waitEarly=preempted}, vcpu_is_preempted(prev->cpu)
+     * (75437bb304b2, reverted by 89340d0935c9): the waiter before this one is on a vCPU the host has descheduled.
+     */
+    private static boolean waitsEarlyBehind(Kernel g, KernelCpu prev) {
+        return g.knobs().pvWaitEarlyPreempted && !prev.vcpuRunning();
+    }
+
+    /**
+     * The host deschedules {@code cpu} while it spins queued for a lock: with
+     * {@code pvqspinlock.waitEarly=preempted} the waiter behind it sees that at its next look at its
+     * predecessor, {@link #PREV_CHECK} turns on, and halts if the predecessor is still off its pCPU.
+     */
+    static void waiterPreempted(KernelCpu cpu) {
+        QueuedSpinLock lock = cpu.spinLock;
+        Kernel g = cpu.kernel();
+        if (lock == null || !g.knobs().pvWaitEarlyPreempted || !g.pvSpinlock()) {
+            return;
+        }
+        KernelCpu next = lock.successor(cpu);
+        if (next == null || lock.isHalted(next)) {
+            return;
+        }
+        g.engine().at(g.engine().now() + PREV_CHECK * g.costs().pauseNs, e -> {
+            if (lock.predecessor(next) == cpu && !cpu.vcpuRunning() && !lock.isHalted(next)) {
+                next.wake();
+            }
+        });
+    }
+
     /** pv_wait(): halt until kicked; the waiter behind notices at its next look and halts too. */
     private long pvWait(KernelCpu cpu, long now) {
         cpu.kernel().vmstat().inc(dev.pvtlb.stats.Counter.PV_WAIT_HALTS);
         halting = true;
-        cpu.lockSpinning(false);
+        cpu.lockSpinning(null);
         lock.halting(cpu);
         KernelCpu next = lock.successor(cpu);
         if (next != null) {

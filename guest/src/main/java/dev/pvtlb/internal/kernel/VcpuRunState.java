@@ -45,6 +45,7 @@ public final class VcpuRunState {
             if (cpu.busyWaiting()) {
                 cpu.bookBlocked(descheduledAt); // the spin so far; from here its vCPU's time is stolen
             }
+            SpinLockedSection.waiterPreempted(cpu);
         }
         running = false;
     }

@@ -310,6 +310,40 @@ class KvmHostMechanismsTest {
         assertEquals(1, r[2], "one kick");
     }
 
+    /**
+     * vCPU 2 holds a spinlock for 1.5 ms; vCPU 0 asks for it 1 us in and becomes the queue's head,
+     * sharing its pCPU with vCPU 3, which computes throughout; vCPU 1 (a pCPU of its own) queues
+     * behind vCPU 0 at 2 us. Returns {vCPU 1's halted time, its lock-spin time, pv_wait() halts}.
+     */
+    private static long[] waiterBehindAPreemptedHead(String waitEarly) {
+        GuestConfig cfg = GuestConfig.builder().cpus(4).seed(11).backend("kvm").pcpus(3)
+                .knob("pvqspinlock.waitEarly", waitEarly).build();
+        Scripted s = lockers(cfg, new long[] {1_001, 2_001, 1}, new long[] {10_000, 10_000, 1_500_000}, new long[3]);
+        s.spawn(3, new Spin(30_000_000));
+        s.run();
+        return new long[] {s.guest.cpuTime().get(1, TimeCategory.IDLE), s.guest.cpuTime().get(1, TimeCategory.LOCK_SPIN),
+            s.count(Counter.PV_WAIT_HALTS)};
+    }
+
+    @Test
+    void withWaitEarlyPreemptedAWaiterHaltsBehindAPreemptedPredecessor() {
+        // The head (vCPU 0) yields its pCPU to vCPU 3 at its first pause-loop exit and stays off it
+        // for milliseconds, past the unlock, which hands it the lock.
+        long[] stock = waiterBehindAPreemptedHead("halted");
+        // Stock pv_wait_early() (and since 5.4): vCPU 1 spins until vCPU 0 has had the lock and let
+        // it go, short of its 2^15 turns, and never halts (205 ns idle: before its task starts).
+        assertEquals(205, stock[0]);
+        assertEquals(1_502_115, stock[1]);
+        assertEquals(0, stock[2]);
+        long[] v411 = waiterBehindAPreemptedHead("preempted");
+        // 4.11 .. 5.3: at its first look at its predecessor (here at its own first pause-loop exit,
+        // 1365 ns into the spin) vCPU 1 finds vCPU 0 descheduled and halts in pv_wait(); it is kicked
+        // only when it is the head and the lock free, 2.31 ms on, after vCPU 0's section.
+        assertEquals(2_309_875, v411[0]);
+        assertEquals(1_365, v411[1]);
+        assertEquals(1, v411[2]);
+    }
+
     @Test
     void aLockWaitersSpinIsLockSpinTimeAndItsPauseLoopExitsAreStolen() {
         GuestConfig cfg = GuestConfig.builder().cpus(2).seed(11).backend("kvm").pcpus(2).knob("kvm.pvSpinlock", "false").build();
