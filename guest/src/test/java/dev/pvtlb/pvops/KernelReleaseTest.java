@@ -42,6 +42,17 @@ class KernelReleaseTest {
         assertEquals("4.19", k.get("kernel"));
     }
 
+    /** pv_wait_early() tests vcpu_is_preempted(prev->cpu) from 4.11 (75437bb304b2) until its revert in 5.4 (89340d0935c9). */
+    @Test
+    void spinlockWaitersHaltBehindAPreemptedWaiterFrom411To53() {
+        for (String release : new String[] {"4.19", "5.2", "5.3"}) {
+            assertEquals("preempted", booted("kernel", release).get("pvqspinlock.waitEarly"), release);
+        }
+        for (String release : new String[] {"5.10", "6.1", "6.13", "6.15", "none"}) {
+            assertEquals("halted", booted("kernel", release).get("pvqspinlock.waitEarly"), release);
+        }
+    }
+
     @Test
     void linux510SkipsLazyCpusButIsStillSerial() {
         Map<String, String> k = booted("kernel", "5.10");
