@@ -137,7 +137,7 @@ final class AssessCommand implements Callable<Integer> {
         }
         if (html != null) {
             String title = "pvtlb assess " + b.name();
-            ReportFile.write(html, "--html", Comparison.head(title) + "<h1>" + dev.pvtlb.report.Html.escape(title) + "</h1>\n<p>"
+            ReportFile.write(html, "--html", dev.pvtlb.report.Html.head(title) + "<h1>" + dev.pvtlb.report.Html.escape(title) + "</h1>\n<p>"
                     + dev.pvtlb.report.Html.escape(b.description()) + "; compared with " + dev.pvtlb.report.Html.escape(String.join(", ", peers))
                     + ".</p>\n" + cost.toHtml() + safety.toHtml() + "</body></html>\n");
         }

@@ -10,6 +10,7 @@ import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
+import dev.pvtlb.study.ScenarioArgs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

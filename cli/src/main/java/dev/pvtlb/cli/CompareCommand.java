@@ -8,6 +8,7 @@ import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
 import dev.pvtlb.study.LocalRuns;
+import dev.pvtlb.study.ScenarioArgs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

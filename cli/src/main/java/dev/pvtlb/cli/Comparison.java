@@ -229,16 +229,7 @@ final class Comparison {
     }
 
     String toHtml(String title) {
-        return head(title) + body(title) + "</body></html>\n";
-    }
-
-    /** The start of a self-contained report page (run, compare, demo, validate), up to its body: one style for all. */
-    static String head(String title) {
-        return "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>" + Html.escape(title)
-                + "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
-                + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-                + "th:first-child,td:first-child{text-align:left}svg{margin:0.5em 1em 0.5em 0}"
-                + ".pass{color:#2ca02c;font-weight:bold}.fail{color:#d62728;font-weight:bold}</style></head><body>\n";
+        return Html.head(title) + body(title) + "</body></html>\n";
     }
 
     /** The page's content: heading, charts, then the numbers as tables (also used inside the demo page). */

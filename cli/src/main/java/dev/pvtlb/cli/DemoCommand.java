@@ -9,6 +9,7 @@ import dev.pvtlb.report.Timeline;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.Scenario;
+import dev.pvtlb.study.ScenarioArgs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -87,7 +88,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.print(ex);
         StringBuilder page = new StringBuilder();
-        page.append(Comparison.head("pvtlb demo"));
+        page.append(Html.head("pvtlb demo"));
         page.append(c.body("pvtlb demo: every backend on " + WORKLOAD));
         page.append("<h2>Schedule exploration: ").append(Html.escape(hazard)).append(" on ").append(Html.escape(hazardBackend))
                 .append(" with ").append(Html.escape(String.join(" ", hazardSets))).append("</h2>\n");

@@ -7,6 +7,7 @@ import dev.pvtlb.model.ModelException;
 import dev.pvtlb.report.Html;
 import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.Scenario;
+import dev.pvtlb.study.ScenarioArgs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

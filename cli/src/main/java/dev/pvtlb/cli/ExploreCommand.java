@@ -6,6 +6,7 @@ import dev.pvtlb.explore.Explorer;
 import dev.pvtlb.explore.Strategy;
 import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.Scenario;
+import dev.pvtlb.study.ScenarioArgs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

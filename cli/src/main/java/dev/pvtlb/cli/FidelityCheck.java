@@ -1,6 +1,7 @@
 package dev.pvtlb.cli;
 
 import dev.pvtlb.config.Fidelity;
+import dev.pvtlb.report.GeneratedBlock;
 import dev.pvtlb.report.Html;
 import dev.pvtlb.report.Json;
 import dev.pvtlb.report.ProgressBar;
@@ -160,7 +161,7 @@ record FidelityCheck(List<ValidationResult> exact, List<ValidationResult> fast) 
 
     /** An HTML table of the same rows, for {@code --html}. */
     String toHtml() {
-        StringBuilder b = new StringBuilder(Comparison.head("pvtlb validate --fidelity-check"));
+        StringBuilder b = new StringBuilder(Html.head("pvtlb validate --fidelity-check"));
         b.append("<h1>pvtlb validate --fidelity-check</h1>\n<table><tr><th>experiment</th><th>figure</th><th>exact</th><th>fast</th>"
                 + "<th>difference</th><th></th></tr>\n");
         for (Row r : rows()) {

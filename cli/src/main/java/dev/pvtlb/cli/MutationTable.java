@@ -8,6 +8,7 @@ import dev.pvtlb.pvops.InjectedBug;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.run.Scenario;
 import dev.pvtlb.study.LocalRuns;
+import dev.pvtlb.study.ScenarioArgs;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

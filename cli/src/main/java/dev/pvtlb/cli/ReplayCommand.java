@@ -6,6 +6,7 @@ import dev.pvtlb.explore.ScheduleRun;
 import dev.pvtlb.explore.TraceFile;
 import dev.pvtlb.model.InputFile;
 import dev.pvtlb.run.Scenario;
+import dev.pvtlb.study.ScenarioArgs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

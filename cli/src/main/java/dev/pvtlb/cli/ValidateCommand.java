@@ -7,6 +7,7 @@ import dev.pvtlb.nativebridge.hostbench.BenchLimits;
 import dev.pvtlb.nativebridge.probe.HostProbe;
 import dev.pvtlb.nativebridge.probe.HostReport;
 import dev.pvtlb.profile.Profile;
+import dev.pvtlb.report.GeneratedBlock;
 import dev.pvtlb.report.Json;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;

@@ -1,5 +1,6 @@
 package dev.pvtlb.cli;
 
+import dev.pvtlb.report.GeneratedBlock;
 import dev.pvtlb.report.Json;
 import java.util.List;
 

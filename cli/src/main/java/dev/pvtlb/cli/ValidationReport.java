@@ -185,7 +185,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource, Str
     /** A self-contained page: per experiment its source, the figures' table and a chart of published vs emulated. */
     String toHtml() {
         StringBuilder b = new StringBuilder();
-        b.append(Comparison.head("pvtlb validate"))
+        b.append(Html.head("pvtlb validate"))
                 .append("<h1>pvtlb validate</h1>\n<p>The experiments of validation.md, each run with --reps ")
                 .append(ValidationRun.REPS).append(" --seed ").append(ValidationRun.SEED)
                 .append(fidelity == null ? "" : " at fidelity " + Html.escape(fidelity))

@@ -3,6 +3,7 @@ package dev.pvtlb.cli;
 import dev.pvtlb.run.ScenarioInfo;
 import dev.pvtlb.config.Fidelity;
 import dev.pvtlb.run.Scenario;
+import dev.pvtlb.study.ScenarioArgs;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -5,6 +5,7 @@ import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
 import dev.pvtlb.study.LocalRuns;
+import dev.pvtlb.study.ScenarioArgs;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
+import dev.pvtlb.study.ScenarioArgs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

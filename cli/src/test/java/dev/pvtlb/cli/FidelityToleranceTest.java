@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
+import dev.pvtlb.study.ScenarioArgs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

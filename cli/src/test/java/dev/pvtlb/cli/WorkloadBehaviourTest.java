@@ -9,6 +9,7 @@ import dev.pvtlb.report.RunReportJson;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
+import dev.pvtlb.study.ScenarioArgs;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.pvtlb.cli;
+package dev.pvtlb.study;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package dev.pvtlb.cli;
+package dev.pvtlb.study;
 
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.model.ModelException;
@@ -8,12 +8,17 @@ import dev.pvtlb.run.ScenarioFile;
 import java.nio.file.Path;
 import java.util.List;
 
-/** The scenario options run and compare share: a built-in name or a file, then the command line's overrides. */
-final class ScenarioArgs {
+/**
+ * A scenario from the words a command line gives it: a built-in name or a file, then a backend,
+ * seed, repetitions and KEY=VALUE overrides. Here rather than in the command line because the
+ * validation runs ({@code pvtlb-validation}) are started from the same words and must be built,
+ * and checked before boot, exactly as {@code pvtlb run} builds them.
+ */
+public final class ScenarioArgs {
     private ScenarioArgs() {}
 
     /** Builds the scenario; options left null keep the file's (or the built-in's) values. */
-    static Scenario build(String scenario, String backend, List<String> sets, Long seed, Integer reps) {
+    public static Scenario build(String scenario, String backend, List<String> sets, Long seed, Integer reps) {
         Scenario s = ScenarioFile.looksLikeFile(scenario) ? ScenarioFile.load(Path.of(scenario)) : Scenario.of(scenario);
         if (backend != null) {
             s.backend(backend);
@@ -31,7 +36,7 @@ final class ScenarioArgs {
     }
 
     /** Checks what boot would check (topology, profile, host, knob values) without booting. */
-    static void check(Scenario s) {
+    public static void check(Scenario s) {
         GuestConfig cfg = s.guestConfig(0);
         KnobRegistry.resolve(cfg.backend(), cfg.knobs(), cfg.workloadKnobs());
     }
@@ -40,14 +45,14 @@ final class ScenarioArgs {
      * {@code scenario} as the explorer hunts in it ({@link dev.pvtlb.explore.Explorer#huntDefaults}),
      * checked as boot would check it: a scenario the backend or the settings refuse throws here.
      */
-    static Scenario forHunt(String scenario, String backend, List<String> sets, long seed) {
+    public static Scenario forHunt(String scenario, String backend, List<String> sets, long seed) {
         Scenario s = dev.pvtlb.explore.Explorer.huntDefaults(build(scenario, backend, sets, seed, null));
         check(s);
         return s;
     }
 
     /** Applies one KEY=VALUE; the key {@code backend} chooses the backend (for --vary backend=a,b). */
-    static void set(Scenario s, String kv, String option) {
+    public static void set(Scenario s, String kv, String option) {
         int eq = kv.indexOf('=');
         if (eq <= 0) {
             throw new ModelException(option + " expects KEY=VALUE, got '" + kv + "'");

@@ -1,22 +1,24 @@
-package dev.pvtlb.cli;
+package dev.pvtlb.report;
 
 /**
  * The part of a docs page a command writes: between a BEGIN line naming the command and an END
  * line, so the prose around it is kept and the figures in it are that command's, never typed
- * (docs/validation.md, docs/mutation.md). A file without the block is written whole.
+ * (docs/validation.md, docs/mutation.md). A file without the block is written whole. In report
+ * because both the command line (mutants) and the validation module write such blocks.
  *
  * @param begin the block's first line, {@code <!-- BEGIN generated: COMMAND -->}
  */
-record GeneratedBlock(String begin) {
-    static final String END = "<!-- END generated -->";
+public record GeneratedBlock(String begin) {
+    /** The line that ends every block. */
+    public static final String END = "<!-- END generated -->";
 
     /** The block {@code command} writes. */
-    static GeneratedBlock of(String command) {
+    public static GeneratedBlock of(String command) {
         return new GeneratedBlock("<!-- BEGIN generated: " + command + " -->");
     }
 
     /** {@code existing} with its block replaced by {@code text}; {@code text} alone if it has none (or is null). */
-    String into(String existing, String text) {
+    public String into(String existing, String text) {
         if (existing != null) {
             int b = existing.indexOf(begin);
             int end = existing.indexOf(END, Math.max(b, 0));
@@ -28,7 +30,7 @@ record GeneratedBlock(String begin) {
     }
 
     /** The file's current text, or null when there is none yet. */
-    static String read(java.nio.file.Path file, String option) {
+    public static String read(java.nio.file.Path file, String option) {
         if (!java.nio.file.Files.isRegularFile(file)) {
             return null;
         }
