@@ -3,8 +3,8 @@ package dev.pvtlb.cli;
 import dev.pvtlb.profile.Profile;
 import dev.pvtlb.nativebridge.NativeOs;
 import dev.pvtlb.nativebridge.hostbench.BenchLimits;
-import dev.pvtlb.nativebridge.probe.HostProbe;
 import dev.pvtlb.report.ReportFile;
+import dev.pvtlb.validation.calibration.Calibration;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -42,7 +42,7 @@ final class CalibrateCommand implements Callable<Integer> {
         int remote = threads != null ? threads : Math.max(1, cpus.length - 1);
         HostRunOptions.checkThreads(remote);
         BenchLimits limits = host.limits();
-        String yaml = calibrate(os, remote, cpus, limits).yaml();
+        String yaml = Calibration.calibrate(os, remote, cpus, limits).yaml();
         if (out == null) {
             spec.commandLine().getOut().print(yaml);
             spec.commandLine().getOut().flush();
@@ -52,13 +52,5 @@ final class CalibrateCommand implements Callable<Integer> {
             spec.commandLine().getOut().flush();
         }
         return 0;
-    }
-
-    /** Measures and maps onto the default profile; shared with {@code pvtlb host compare}. */
-    static CalibratedProfile calibrate(NativeOs os, int threads, int[] cpus, BenchLimits limits) {
-        HostProbe probe = new HostProbe();
-        HostMeasurements m = HostMeasurements.measure(os, probe, threads, cpus, limits);
-        HostPrimitives p = HostPrimitives.measure(os, probe, threads, cpus, limits);
-        return new CalibratedProfile(m, p, Profile.load(Profile.DEFAULT));
     }
 }

@@ -3,6 +3,7 @@ package dev.pvtlb.cli;
 import dev.pvtlb.run.ScenarioInfo;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.nativebridge.hostbench.HostBench;
+import dev.pvtlb.validation.WorkloadTwin;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

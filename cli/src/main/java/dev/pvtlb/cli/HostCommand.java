@@ -7,6 +7,7 @@ import dev.pvtlb.nativebridge.hostbench.HostBenchResult;
 import dev.pvtlb.nativebridge.probe.HostProbe;
 import dev.pvtlb.report.Json;
 import dev.pvtlb.report.ReportFile;
+import dev.pvtlb.validation.WorkloadTwin;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -13,6 +13,10 @@ import dev.pvtlb.report.ReportFile;
 import dev.pvtlb.run.RunReport;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
+import dev.pvtlb.validation.DetectedBackend;
+import dev.pvtlb.validation.WorkloadTwin;
+import dev.pvtlb.validation.calibration.CalibratedProfile;
+import dev.pvtlb.validation.calibration.Calibration;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -106,7 +110,7 @@ final class HostCompareCommand implements Callable<Integer> {
         try {
             Map<String, Double> calibrated = Map.of();
             if (profile == null) {
-                CalibratedProfile c = CalibrateCommand.calibrate(os, threads, cpus, limits);
+                CalibratedProfile c = Calibration.calibrate(os, threads, cpus, limits);
                 calibrated = c.values();
                 calibratedFile = Files.createTempFile("pvtlb-calibrated-", ".yaml");
                 Files.writeString(calibratedFile, c.yaml(), StandardCharsets.UTF_8);

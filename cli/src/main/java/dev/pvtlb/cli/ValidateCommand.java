@@ -11,6 +11,14 @@ import dev.pvtlb.report.GeneratedBlock;
 import dev.pvtlb.report.Json;
 import dev.pvtlb.report.ProgressBar;
 import dev.pvtlb.report.ReportFile;
+import dev.pvtlb.validation.FidelityCheck;
+import dev.pvtlb.validation.HostValidation;
+import dev.pvtlb.validation.Validation;
+import dev.pvtlb.validation.ValidationExperiment;
+import dev.pvtlb.validation.ValidationOptions;
+import dev.pvtlb.validation.ValidationOutcome;
+import dev.pvtlb.validation.calibration.CalibratedProfile;
+import dev.pvtlb.validation.calibration.Calibration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +64,7 @@ final class ValidateCommand implements Callable<Integer> {
     Path html;
 
     @Option(names = "--markdown", paramLabel = "FILE", description = "write today's figures as Markdown tables; into the block "
-            + "between '" + ValidationMarkdown.BEGIN + "' and '" + ValidationMarkdown.END + "' when FILE has one "
+            + "between '" + Validation.MARKDOWN_BEGIN + "' and '" + GeneratedBlock.END + "' when FILE has one "
             + "(./pvtlb validate --markdown docs/validation.md refreshes that page), else as the whole file")
     Path markdown;
 
@@ -111,7 +119,7 @@ final class ValidateCommand implements Callable<Integer> {
         if (profile != null || threads != null || rounds != null) {
             throw new ModelException((profile != null ? "--profile" : threads != null ? "--threads" : "--rounds") + " goes with --host");
         }
-        List<ValidationExperiment> experiments = ValidationExperiments.select(List.copyOf(new LinkedHashSet<>(only)));
+        List<ValidationExperiment> experiments = Validation.select(List.copyOf(new LinkedHashSet<>(only)));
         ReportFile.check(json, "--json");
         ReportFile.check(html, "--html");
         ReportFile.check(markdown, "--markdown");
@@ -123,46 +131,17 @@ final class ValidateCommand implements Callable<Integer> {
         if (fidelityCheck) {
             return callFidelityCheck(experiments, threads);
         }
-        List<ValidationRun> runs = ValidationRunner.runsOf(experiments).stream().map(r -> r.at(level)).toList();
-        if (sensitivity && Sensitivity.rangesOf(runs).isEmpty()) {
-            throw new ModelException("--sensitivity: the runs' profile gives no ASSUMED figure with a range "
-                    + "('# ASSUMED range: LOW..HIGH' above its key); nothing to vary");
-        }
-        List<ValidationRun> doubledRuns = steady ? SteadyState.doubledRuns(runs) : null;
-        ProgressBar progress = new ProgressBar(spec.commandLine().getErr(), quiet);
-        RunResults results = ValidationRunner.run(runs, threads, progress);
-        List<ValidationResult> outcome = experiments.stream().map(e -> ValidationResult.of(e, results)).toList();
-        ValidationReport report = new ValidationReport(outcome, ValidationReport.REPETITIONS, level.key());
-        // Sensitivity runs after the table's runs, so a failing figure is seen before the long part.
-        Sensitivity s = sensitivity ? Sensitivity.run(experiments, outcome, runs, threads, progress) : null;
-        SteadyState st = steady ? SteadyState.run(outcome, runs, doubledRuns, threads, progress) : null;
-        report.print(spec.commandLine().getOut());
-        if (s != null) {
-            s.print(spec.commandLine().getOut());
-        }
-        if (st != null) {
-            st.print(spec.commandLine().getOut());
-        }
+        ValidationOutcome outcome = Validation.run(experiments, new ValidationOptions(level, threads, sensitivity, steady,
+                new ProgressBar(spec.commandLine().getErr(), quiet)));
+        outcome.print(spec.commandLine().getOut());
         if (json != null) {
-            Map<String, Object> m = report.toMap(st);
-            if (s != null) {
-                m.put("sensitivity", s.toMap());
-            }
-            ReportFile.write(json, "--json", Json.write(m));
+            ReportFile.write(json, "--json", outcome.json());
         }
         if (markdown != null) {
-            ReportFile.write(markdown, "--markdown", ValidationMarkdown.into(GeneratedBlock.read(markdown, "--markdown"),
-                    ValidationMarkdown.tables(outcome, level.key())));
+            ReportFile.write(markdown, "--markdown", outcome.markdownInto(GeneratedBlock.read(markdown, "--markdown")));
         }
         if (html != null) {
-            String page = report.toHtml();
-            if (s != null) {
-                page = page.replace("</body></html>", s.toHtml() + "</body></html>");
-            }
-            if (st != null) {
-                page = page.replace("</body></html>", st.toHtml() + "</body></html>");
-            }
-            ReportFile.write(html, "--html", page);
+            ReportFile.write(html, "--html", outcome.toHtml());
         }
         return 0;
     }
@@ -172,8 +151,7 @@ final class ValidateCommand implements Callable<Integer> {
         if (sensitivity || steady) {
             throw new ModelException((sensitivity ? "--sensitivity" : "--steady") + " does not go with --fidelity-check");
         }
-        FidelityCheck check = FidelityCheck.run(experiments, ValidationRunner.runsOf(experiments), threads,
-                new ProgressBar(spec.commandLine().getErr(), quiet));
+        FidelityCheck check = Validation.fidelityCheck(experiments, threads, new ProgressBar(spec.commandLine().getErr(), quiet));
         check.print(spec.commandLine().getOut());
         if (json != null) {
             ReportFile.write(json, "--json", check.json());
@@ -182,7 +160,7 @@ final class ValidateCommand implements Callable<Integer> {
             ReportFile.write(html, "--html", check.toHtml());
         }
         if (markdown != null) {
-            ReportFile.write(markdown, "--markdown", FidelityCheck.BLOCK.into(GeneratedBlock.read(markdown, "--markdown"), check.markdown()));
+            ReportFile.write(markdown, "--markdown", check.markdownInto(GeneratedBlock.read(markdown, "--markdown")));
         }
         return 0;
     }
@@ -208,7 +186,7 @@ final class ValidateCommand implements Callable<Integer> {
             Profile.load(profile);
         }
         HostReport report = new HostProbe().probe();
-        Supplier<CalibratedProfile> calibrate = () -> CalibrateCommand.calibrate(os, Math.max(1, cpus.length - 1), cpus, limits);
+        Supplier<CalibratedProfile> calibrate = () -> Calibration.calibrate(os, Math.max(1, cpus.length - 1), cpus, limits);
         HostValidation v = HostValidation.run(os, report, cpus, n, roundCount, profile, calibrate);
         v.print(spec.commandLine().getOut());
         if (json != null) {

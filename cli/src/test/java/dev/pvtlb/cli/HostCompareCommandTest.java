@@ -8,6 +8,7 @@ import dev.pvtlb.cli.MainTest.Result;
 import dev.pvtlb.report.Json;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
+import dev.pvtlb.validation.WorkloadTwin;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;

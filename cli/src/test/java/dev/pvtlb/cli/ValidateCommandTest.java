@@ -3,6 +3,8 @@ package dev.pvtlb.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pvtlb.report.GeneratedBlock;
+import dev.pvtlb.validation.Validation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
@@ -83,8 +85,43 @@ class ValidateCommandTest {
         }
         String json = Files.readString(a);
         assertTrue(json.contains("\"emulated\": \"victim time with noise / alone, broadcast TLBI "
-                + FigureUnit.RATIO.format(victim[1] / victim[0]) + "; victim time with noise / alone, local TLBI "
-                + FigureUnit.RATIO.format(victim[2] / victim[0]) + "\""), json);
+                + dev.pvtlb.validation.FigureUnit.RATIO.format(victim[1] / victim[0]) + "; victim time with noise / alone, local TLBI "
+                + dev.pvtlb.validation.FigureUnit.RATIO.format(victim[2] / victim[0]) + "\""), json);
         assertTrue(json.contains("\"emulated\": " + dev.pvtlb.report.Json.number(victim[1] / victim[0]) + ",\n"), json);
+    }
+
+    @Test
+    void theHostsValidationHasNoWindowToDouble() {
+        MainTest.assertRefusedInOneLine("validate --host --steady");
+    }
+
+    @Test
+    void validateSteadyRunsEachRunTwiceAsLongAndSaysWhichFiguresHold() {
+        MainTest.Result r = MainTest.pvtlb("validate", "--only", "arm64-noise", "--steady", "--quiet");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("arm64-noise         0 s warm-up, 0.0002555 s measured (0.0002482..0.0002696 s per run, set by ops)"),
+                r.out());
+        assertTrue(r.out().contains("arm64-noise         victim time with noise / alone, broadcast TLBI  x1.09       x1.09       +0.001"
+                + "      +-0.09      yes"), r.out());
+        assertTrue(r.out().contains("steady: 2 of 2 figures"), r.out());
+    }
+
+    /** End to end on the cheapest experiment: a page's block is refreshed in place, twice to the same bytes. */
+    @Test
+    void theCommandRefreshesThePageInPlace(@TempDir Path dir) throws Exception {
+        Path page = dir.resolve("v.md");
+        Files.writeString(page, "intro\n" + Validation.MARKDOWN_BEGIN + "\n" + GeneratedBlock.END + "\nend\n");
+        MainTest.Result r = MainTest.pvtlb("validate", "--only", "arm64-noise", "--quiet", "--markdown", page.toString());
+        assertEquals(0, r.code(), r.err());
+        String once = Files.readString(page);
+        assertTrue(once.startsWith("intro\n" + Validation.MARKDOWN_BEGIN + "\n| experiment | figure |"), once);
+        assertTrue(once.contains("\n| arm64-noise | victim time with noise / alone, local TLBI | x1.00 | x1.00 | [x0.97, x1.05] | pass |\n"),
+                once);
+        assertTrue(once.endsWith("(0 of 1 pass).\n\nEvery run at fidelity fast (docs/fidelity.md).\n" + GeneratedBlock.END + "\nend\n"), once);
+        assertEquals(0, MainTest.pvtlb("validate", "--only", "arm64-noise", "--quiet", "--markdown", page.toString()).code());
+        assertEquals(once, Files.readString(page));
+        MainTest.Result bad = MainTest.pvtlb("validate", "--only", "arm64-noise", "--markdown", dir.resolve("no/such/v.md").toString());
+        assertEquals(2, bad.code());
+        assertEquals(1, bad.err().lines().count(), bad.err());
     }
 }

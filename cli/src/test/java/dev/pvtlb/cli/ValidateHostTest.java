@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pvtlb.report.Json;
 import dev.pvtlb.run.Runner;
 import dev.pvtlb.run.Scenario;
+import dev.pvtlb.validation.WorkloadTwin;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -76,15 +77,6 @@ class ValidateHostTest {
         String j = Files.readString(json);
         assertTrue(j.contains("\"profile\": \"calibrated each round\""), j);
         assertTrue(j.contains("\"calibrations\": [\n    {\n      \"syscall.ns\": "), j);
-    }
-
-    @Test
-    void theFiguresAreMediansOverTheRoundsAndTheSpreadIsTheRoundsStandardError() {
-        assertEquals(2.0, HostValidation.median(new double[] {3, 1, 2}));
-        assertEquals(2.5, HostValidation.median(new double[] {4, 1, 3, 2}));
-        // Sample stdev of {1, 2, 3} is 1; over sqrt(3) rounds.
-        assertEquals(1 / Math.sqrt(3), HostValidation.standardError(new double[] {1, 2, 3}), 1e-12);
-        assertTrue(Double.isNaN(HostValidation.standardError(new double[] {5})), "one round has no spread");
     }
 
     private static String field(String json, String name) {

@@ -1,0 +1,33 @@
+package dev.pvtlb.validation;
+
+import dev.pvtlb.config.Fidelity;
+import dev.pvtlb.report.ProgressBar;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.util.Objects;
+
+/**
+ * How {@link Validation#run} runs the experiments.
+ *
+ * @param fidelity the timing detail of every run (a run's own {@code fidelity=} setting comes first)
+ * @param parallel runs at once; each run boots its own guests, so any number gives the same figures
+ * @param sensitivity also run each experiment with every ASSUMED profile figure at the low and
+ *        the high end of its range ({@link Sensitivity}), which takes many times longer
+ * @param steady also run every run with its measurement window doubled ({@link SteadyState})
+ * @param progress where progress is drawn
+ */
+public record ValidationOptions(Fidelity fidelity, int parallel, boolean sensitivity, boolean steady, ProgressBar progress) {
+    public ValidationOptions {
+        Objects.requireNonNull(fidelity, "fidelity");
+        Objects.requireNonNull(progress, "progress");
+        if (parallel < 1) {
+            throw new IllegalArgumentException("parallel must be at least 1, got " + parallel);
+        }
+    }
+
+    /** The command's defaults: fast fidelity, one run per core, the table alone, no progress drawn. */
+    public static ValidationOptions defaults() {
+        return new ValidationOptions(Fidelity.FAST, Runtime.getRuntime().availableProcessors(), false, false,
+                new ProgressBar(new PrintWriter(Writer.nullWriter()), true));
+    }
+}
