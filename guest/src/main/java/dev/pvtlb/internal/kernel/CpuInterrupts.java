@@ -33,9 +33,9 @@ public final class CpuInterrupts {
     private final RcuSoftirq rcuSoftirq = new RcuSoftirq();
     private final Event pollWake = e -> wakeFromPolling();
 
-    CpuInterrupts(KernelCpu cpu, Kernel guest) {
+    CpuInterrupts(KernelCpu cpu) {
         this.cpu = cpu;
-        this.guest = guest;
+        this.guest = cpu.kernel();
     }
 
     public boolean disabled() {

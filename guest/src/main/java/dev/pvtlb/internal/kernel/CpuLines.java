@@ -24,9 +24,9 @@ public final class CpuLines {
     private final KernelCpu cpu;
     private final Kernel guest;
 
-    CpuLines(KernelCpu cpu, Kernel guest) {
+    CpuLines(KernelCpu cpu) {
         this.cpu = cpu;
-        this.guest = guest;
+        this.guest = cpu.kernel();
     }
 
     /** A load of {@code line} by this CPU at {@code at}: its cost in ns, waiting for transfers in flight included. */

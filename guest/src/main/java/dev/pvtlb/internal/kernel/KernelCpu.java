@@ -57,11 +57,11 @@ public final class KernelCpu implements Cpu, Event {
         this.socket = socket;
         this.core = core;
         this.thread = thread;
-        this.localTlb = new LocalTlb(this, guest, tlb, psc, walker);
-        this.interrupts = new CpuInterrupts(this, guest);
-        this.lines = new CpuLines(this, guest);
+        this.localTlb = new LocalTlb(this, tlb, psc, walker);
+        this.interrupts = new CpuInterrupts(this);
+        this.lines = new CpuLines(this);
         this.stepTime = new StepTime(id, guest.cpuTime());
-        this.runState = new VcpuRunState(this, guest.engine());
+        this.runState = new VcpuRunState(this);
     }
 
     /** How long its steps take (SMT sharing) and what they are booked as. */
@@ -275,8 +275,7 @@ public final class KernelCpu implements Cpu, Event {
     /** Puts this CPU in the engine's queue at {@code time} unless it is there already. */
     public void enqueue(long time) {
         if (!queued && !blocked) {
-            queued = true;
-            guest.engine().at(time, this);
+            stepAt(time);
         }
     }
 
@@ -306,8 +305,7 @@ public final class KernelCpu implements Cpu, Event {
         if (cost == KernelPath.BLOCK) {
             if (interrupts.callFunctionDeliverable()) {
                 // An interrupt is pending: take it instead of sleeping.
-                queued = true;
-                e.at(now, this);
+                stepAt(now);
                 return;
             }
             block(now, p.category());
@@ -316,14 +314,13 @@ public final class KernelCpu implements Cpu, Event {
         cost = stepTime.book(workCategory, now, cost);
         // Queued first: at the step's end the host takes the pCPU before the next step.
         runState.stepEnded(now + cost);
-        queued = true;
-        e.at(now + cost, this);
+        stepAt(now + cost);
     }
 
-    /** The vCPU was parked and the host runs it again: its next step is now. */
-    void stepNow(long now) {
+    /** Queues this CPU's next step at {@code time} (a parked vCPU the host runs again steps now). */
+    void stepAt(long time) {
         queued = true;
-        guest.engine().at(now, this);
+        guest.engine().at(time, this);
     }
 
     /** Whether the host runs this vCPU, and its hooks to deschedule and resume it. */

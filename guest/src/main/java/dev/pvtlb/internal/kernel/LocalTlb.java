@@ -40,9 +40,9 @@ public final class LocalTlb {
     /** The last user address this CPU touched: where a speculative walk would go. */
     private long lastUserVa = -1;
 
-    LocalTlb(KernelCpu cpu, Kernel guest, Tlb tlb, PagingStructureCache psc, HardwareWalker walker) {
+    LocalTlb(KernelCpu cpu, Tlb tlb, PagingStructureCache psc, HardwareWalker walker) {
         this.cpu = cpu;
-        this.guest = guest;
+        this.guest = cpu.kernel();
         this.state = cpu.tlbState;
         this.tlb = tlb;
         this.psc = psc;

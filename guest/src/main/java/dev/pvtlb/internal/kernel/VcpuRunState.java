@@ -22,9 +22,9 @@ public final class VcpuRunState {
     private int stepsToPreemption;
     private Runnable stepPreemption;
 
-    VcpuRunState(KernelCpu cpu, Engine engine) {
+    VcpuRunState(KernelCpu cpu) {
         this.cpu = cpu;
-        this.engine = engine;
+        this.engine = cpu.kernel().engine();
     }
 
     /** Whether the host runs this vCPU now. */
@@ -64,7 +64,7 @@ public final class VcpuRunState {
         if (parked) {
             parked = false;
             cpu.kernel().cpuTime().book(cpu.id, TimeCategory.STOLEN, parkedSince, now);
-            cpu.stepNow(now);
+            cpu.stepAt(now);
         }
     }
 
