@@ -12,5 +12,15 @@ package dev.pvtlb.host;
  *     for it (kvm_arch_dy_has_pending_interrupt(), commit 52acd22faa1a, 5.13); false: never
  * @param haltPoll kvm_vcpu_halt() polls host.halt_poll.ns before scheduling a halted vCPU out
  * @param pvSpinlock the guest's spinlock waiters halt and are kicked (KVM_FEATURE_PV_UNHALT)
+ * @param kickYield KVM_HC_KICK_CPU ends with kvm_sched_yield() to the vCPU it woke: the unlocker's
+ *     pCPU goes to the kicked queue head if it is ready (commit 266e85a5ec91, "KVM: X86: Boost
+ *     queue head vCPU to mitigate lock waiter preemption", applied 2019-07-24, Linux 5.4); false:
+ *     the kick only wakes it
  */
-public record KvmScheduling(boolean ple, boolean boost, boolean boostUserMode, boolean haltPoll, boolean pvSpinlock) {}
+public record KvmScheduling(boolean ple, boolean boost, boolean boostUserMode, boolean haltPoll, boolean pvSpinlock,
+        boolean kickYield) {
+    /** A host without the kick's yield (before 266e85a5ec91): what a design written before it passes. */
+    public KvmScheduling(boolean ple, boolean boost, boolean boostUserMode, boolean haltPoll, boolean pvSpinlock) {
+        this(ple, boost, boostUserMode, haltPoll, pvSpinlock, false);
+    }
+}

@@ -66,6 +66,8 @@ public enum KernelRelease {
             Design.of("kvm.boost", "false"),
             // kvm_arch_dy_has_pending_interrupt() for user-mode vCPUs (52acd22faa1a) is 5.13.
             Design.of("kvm.boostUserMode", "false"),
+            // KVM_HC_KICK_CPU's kvm_sched_yield() (266e85a5ec91) was applied on 2019-07-24, after 5.3-rc1: 5.4.
+            Design.of("kvm.kickYield", "false"),
             // KVM_HC_SCHED_YIELD (715062970f37, "KVM: X86: Implement PV sched yield in linux guest") is 5.3.
             Design.of("kvm.pvSchedYield", "false"),
             // kvm_arch_vcpu_put() sets steal_time.preempted on every put, a halted vCPU's included (as
@@ -109,7 +111,9 @@ public enum KernelRelease {
             // b043138246a4 (5.6): xchg(&st->preempted, 0).
             Design.of("kvm.hostClearPreempted", "xchg"),
             // 89340d0935c9 (5.4): Revert "locking/pvqspinlock: Don't wait if vCPU is preempted".
-            Design.of("pvqspinlock.waitEarly", "halted"))),
+            Design.of("pvqspinlock.waitEarly", "halted"),
+            // 266e85a5ec91 (5.4): the kick's yield to the queue head.
+            Design.of("kvm.kickYield", "true"))),
 
     /** v6.1 (2022-12-11), the 2022 LTS. */
     V6_1("6.1", V5_10, List.of(

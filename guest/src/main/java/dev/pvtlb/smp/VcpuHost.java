@@ -12,6 +12,13 @@ public interface VcpuHost {
     void kicked(Cpu vcpu);
 
     /**
+     * The end of a pv_kick() hypercall (KVM_HC_KICK_CPU) from {@code from} that woke the halted
+     * {@code kicked}: a KVM host since 266e85a5ec91 yields {@code from}'s pCPU to it
+     * (kvm_sched_yield() after kvm_pv_kick_cpu_op()). Other hosts: nothing more.
+     */
+    default void kickReturned(Cpu from, Cpu kicked) {}
+
+    /**
      * The vCPU started to spin with interrupts on, waiting for other CPUs (csd_lock_wait in
      * smp_call_function_many_cond): what a pause-loop exit can catch. Bare metal ignores it.
      */

@@ -514,6 +514,14 @@ public final class HostModel implements VcpuHost, KvmHost {
         }
     }
 
+    /** KVM_HC_KICK_CPU's kvm_sched_yield(vcpu, a1) (266e85a5ec91): only when the kicked vCPU is ready. */
+    @Override
+    public void kickReturned(Cpu from, Cpu kicked) {
+        if (kvm != null && kvm.mechanisms().kickYield()) {
+            KvmSpin.schedYield(this, vcpu(from), vcpu(kicked));
+        }
+    }
+
     @Override
     public void kicked(Cpu view) {
         KernelCpu vcpu = (KernelCpu) view;

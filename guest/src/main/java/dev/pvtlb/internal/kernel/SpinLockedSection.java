@@ -106,12 +106,16 @@ public final class SpinLockedSection extends InternalPath {
                 long cost = cpu.lines.write(lock.line(), now);
                 KernelCpu next = lock.release(cpu);
                 if (next != null) {
-                    if (lock.isHalted(next)) {
+                    boolean kick = lock.isHalted(next);
+                    if (kick) {
                         // pv_kick(): KVM_HC_KICK_CPU, a hypercall of the unlocker.
                         g.vmstat().inc(dev.pvtlb.stats.Counter.HYPERCALLS);
                         cost += g.costs().hypercallNs;
                     }
                     next.wake();
+                    if (kick) {
+                        g.vcpuHost().kickReturned(cpu, next);
+                    }
                 }
                 // The unqueued spinners see the lock word change: the first to look takes it.
                 wakeAll(lock.unqueuedSpinners());

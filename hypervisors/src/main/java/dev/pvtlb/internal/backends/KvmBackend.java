@@ -54,6 +54,10 @@ public final class KvmBackend extends GuestTableFree implements VcpuEvents {
     static final KnobSpec PV_SPINLOCK = KnobSpec.bool("kvm.pvSpinlock", true,
             "KVM_FEATURE_PV_UNHALT: paravirtual spinlocks (kvm_spinlock_init()): a waiter that has spun SPIN_THRESHOLD turns "
                     + "halts (kvm_wait) and the unlocker kicks it awake with KVM_HC_KICK_CPU; false: waiters only spin");
+    static final KnobSpec KICK_YIELD = KnobSpec.bool("kvm.kickYield", true,
+            "host: KVM_HC_KICK_CPU ends with kvm_sched_yield() to the woken vCPU when it is ready, so the unlocker's pCPU "
+                    + "goes to the queue head it kicked (266e85a5ec91, \"KVM: X86: Boost queue head vCPU to mitigate lock "
+                    + "waiter preemption\", 5.4); false: the kick only wakes it");
     static final KnobSpec PREEMPTED_ON_HALT = KnobSpec.bool("kvm.preemptedOnHalt", false,
             "steal_time.preempted is set for a halted vCPU too when its thread is scheduled out (kvm_arch_vcpu_put() on every "
                     + "put, so an idle vCPU looks preempted to the guest: described in 9ee83635d872's message, 2022); false: only "
@@ -90,7 +94,8 @@ public final class KvmBackend extends GuestTableFree implements VcpuEvents {
         this.preemptedOnHalt = k.bool(PREEMPTED_ON_HALT.name());
         this.schedYieldSkipsIdle = k.bool(SCHED_YIELD_SKIPS_IDLE.name());
         this.host = guest.kvmHost(this, new KvmScheduling(k.bool(PLE.name()), k.bool(BOOST.name()),
-                k.bool(BOOST_USER_MODE.name()), k.bool(HALT_POLL.name()), k.bool(PV_SPINLOCK.name())));
+                k.bool(BOOST_USER_MODE.name()), k.bool(HALT_POLL.name()), k.bool(PV_SPINLOCK.name()),
+                k.bool(KICK_YIELD.name())));
     }
 
     /**
@@ -185,7 +190,7 @@ public final class KvmBackend extends GuestTableFree implements VcpuEvents {
         public Provider() {
             super("kvm", "KVM guest: IPIs, except preempted vCPUs get KVM_VCPU_FLUSH_TLB in steal time, flushed at next entry", true,
                     PV_TLB_FLUSH, HOST_CLEAR, PLE, BOOST, BOOST_USER_MODE, PV_SCHED_YIELD, HALT_POLL, PV_SPINLOCK,
-                    PREEMPTED_ON_HALT, SCHED_YIELD_SKIPS_IDLE);
+                    KICK_YIELD, PREEMPTED_ON_HALT, SCHED_YIELD_SKIPS_IDLE);
         }
 
         @Override

@@ -284,6 +284,42 @@ class KvmHostMechanismsTest {
     }
 
     /**
+     * vCPU 1 (a pCPU of its own) holds a spinlock for 3 ms; vCPU 0 asks for it 1 us in and halts
+     * after the spin threshold (1.64 ms); vCPU 2, which shares vCPU 0's pCPU, then runs, sleeps
+     * 0.1 ms and computes. On a CFS host vCPU 2 has the smaller virtual runtime, so the kicked
+     * vCPU 0 does not preempt it on wake-up. Returns {when vCPU 0 had the lock after vCPU 1's
+     * unlock, directed yields, hypercalls, pv_wait() halts}.
+     */
+    private static long[] kickedHeadBehindABusyVcpu(String kickYield) {
+        GuestConfig cfg = GuestConfig.builder().cpus(3).seed(11).backend("kvm").pcpus(2).knob("kvm.kickYield", kickYield)
+                .knob("host.scheduler", "cfs").knob("host.balance", "none").knob("kvm.ple", "false").build();
+        long[] held = new long[2];
+        Scripted s = lockers(cfg, new long[] {1_001, 1}, new long[] {10_000, 3_000_000}, held);
+        s.spawn(2, Scripted.sleep(100_000), new Spin(30_000_000));
+        s.run();
+        return new long[] {held[0] - (held[1] + 3_000_000), s.count(Counter.DIRECTED_YIELDS), s.count(Counter.HYPERCALLS),
+            s.count(Counter.PV_WAIT_HALTS)};
+    }
+
+    @Test
+    void withKickYieldTheUnlockerYieldsToTheKickedHeadWaitingForItsPcpu() {
+        long[] plain = kickedHeadBehindABusyVcpu("false");
+        // Before 266e85a5ec91 the kicked head is runnable but waits until CFS picks it: 12.64 ms
+        // after the unlock, while the lock it was handed sits unused.
+        assertEquals(12_639_985, plain[0]);
+        assertEquals(0, plain[1], "no directed yield");
+        assertEquals(1, plain[2], "the kick");
+        assertEquals(1, plain[3], "one pv_wait() halt");
+        long[] yield = kickedHeadBehindABusyVcpu("true");
+        // With it the kick's kvm_sched_yield() hands vCPU 0 its pCPU at once: the VM entry (600 ns)
+        // and the lock word's line (20 ns) after the unlock.
+        assertEquals(620, yield[0]);
+        assertEquals(1, yield[1], "the kick's directed yield");
+        assertEquals(1, yield[2], "still one hypercall: the yield is the kick's own");
+        assertEquals(1, yield[3]);
+    }
+
+    /**
      * vCPU 1 holds a spinlock for 12 ms; vCPU 0 asks for it 1 us in and shares its pCPU with vCPU 2,
      * which computes throughout, so the host deschedules vCPU 0 for slices of its spin. Returns
      * {vCPU 0's halted time, its stolen time, kicks}.

@@ -71,6 +71,8 @@ public final class ParavirtKvmFlush extends GuestTableFree implements VcpuEvents
             "host: a halted vCPU alone on its pCPU is polled for host.halt_poll.ns before it is scheduled out");
     static final KnobSpec PV_SPINLOCK = KnobSpec.bool("rkvm.pvSpinlock", true,
             "KVM_FEATURE_PV_UNHALT: spinlock waiters halt (kvm_wait) and are kicked (KVM_HC_KICK_CPU)");
+    static final KnobSpec KICK_YIELD = KnobSpec.bool("rkvm.kickYield", true,
+            "host: KVM_HC_KICK_CPU yields the unlocker's pCPU to the ready vCPU it woke (266e85a5ec91, 5.4)");
     static final KnobSpec PREEMPTED_ON_HALT = KnobSpec.bool("rkvm.preemptedOnHalt", false,
             "host: steal_time.preempted is set for a halted vCPU put too (before \"do not set st->preempted when going "
                     + "back to user space\", 2022)");
@@ -79,7 +81,7 @@ public final class ParavirtKvmFlush extends GuestTableFree implements VcpuEvents
 
     /** Every knob, in the order pvtlb lists them. */
     static final List<KnobSpec> KNOBS = List.of(PV_TLB_FLUSH, HOST_CLEAR, PLE, BOOST, BOOST_USER_MODE, PV_SCHED_YIELD, HALT_POLL,
-            PV_SPINLOCK, PREEMPTED_ON_HALT, SCHED_YIELD_SKIPS_IDLE);
+            PV_SPINLOCK, KICK_YIELD, PREEMPTED_ON_HALT, SCHED_YIELD_SKIPS_IDLE);
 
     /** The bits of {@code struct kvm_steal_time}'s {@code preempted} byte (arch/x86/include/uapi/asm/kvm_para.h). */
     static final int KVM_VCPU_PREEMPTED = 1 << 0;
@@ -111,7 +113,8 @@ public final class ParavirtKvmFlush extends GuestTableFree implements VcpuEvents
         this.preemptedReadNs = context.profile().ns("line.same_socket.ns");
         this.hypercallNs = context.profile().ns("hypercall.ns");
         this.host = context.kvmHost(this, new KvmScheduling(knobs.bool(PLE.name()), knobs.bool(BOOST.name()),
-                knobs.bool(BOOST_USER_MODE.name()), knobs.bool(HALT_POLL.name()), knobs.bool(PV_SPINLOCK.name())));
+                knobs.bool(BOOST_USER_MODE.name()), knobs.bool(HALT_POLL.name()), knobs.bool(PV_SPINLOCK.name()),
+                knobs.bool(KICK_YIELD.name())));
     }
 
     /** pv_ops.mmu.flush_tlb_multi = kvm_flush_tlb_multi when the host offers KVM_FEATURE_PV_TLB_FLUSH. */

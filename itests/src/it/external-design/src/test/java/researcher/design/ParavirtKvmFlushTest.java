@@ -140,6 +140,7 @@ class ParavirtKvmFlushTest {
         turned.put("schedYieldSkipsIdle", "false");
         turned.put("haltPoll", "false");
         turned.put("pvSpinlock", "false");
+        turned.put("kickYield", "false");
         Scenario shipped = ebizzy(KVM);
         Scenario own = ebizzy(ParavirtKvmFlush.NAME);
         turned.forEach((k, v) -> {
