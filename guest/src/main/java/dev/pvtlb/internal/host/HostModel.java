@@ -518,7 +518,7 @@ public final class HostModel implements VcpuHost, KvmHost {
     @Override
     public void kickReturned(Cpu from, Cpu kicked) {
         if (kvm != null && kvm.mechanisms().kickYield()) {
-            KvmSpin.schedYield(this, vcpu(from), vcpu(kicked));
+            schedYield(from, kicked);
         }
     }
 

@@ -107,13 +107,11 @@ public final class SpinLockedSection extends InternalPath {
                 KernelCpu next = lock.release(cpu);
                 if (next != null) {
                     boolean kick = lock.isHalted(next);
-                    if (kick) {
-                        // pv_kick(): KVM_HC_KICK_CPU, a hypercall of the unlocker.
-                        g.vmstat().inc(dev.pvtlb.stats.Counter.HYPERCALLS);
-                        cost += g.costs().hypercallNs;
-                    }
                     next.wake();
                     if (kick) {
+                        // pv_kick(): KVM_HC_KICK_CPU, a hypercall of the unlocker, and what the host does on its way back.
+                        g.vmstat().inc(dev.pvtlb.stats.Counter.HYPERCALLS);
+                        cost += g.costs().hypercallNs;
                         g.vcpuHost().kickReturned(cpu, next);
                     }
                 }
