@@ -16,7 +16,8 @@ import java.util.TreeMap;
  */
 public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBytes, Profile profile,
                           Map<String, String> knobs, Map<String, String> workloadKnobs, long seed, long quantumNs, long schedSliceNs,
-                          PvBackend backend, int pcpus, int vms, boolean tracePvOps, boolean speculativeWalks, Fidelity fidelity) {
+                          PvBackend backend, int pcpus, int vms, int otherBusyVcpus, boolean tracePvOps, boolean speculativeWalks,
+                          Fidelity fidelity) {
     /** Default guest memory: 256 MiB. */
     public static final long DEFAULT_MEMORY = 256L << 20;
 
@@ -32,6 +33,9 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
         }
         if (pcpus < 0 || vms < 1) {
             throw new ModelException("pcpus must be >= 0 (0: one per vCPU) and vms >= 1, got pcpus=" + pcpus + " vms=" + vms);
+        }
+        if (otherBusyVcpus < 0 || otherBusyVcpus > topology.cpus()) {
+            throw new ModelException("others=cpu-bound:N needs 0 < N <= the VM's " + topology.cpus() + " vCPUs, got " + otherBusyVcpus);
         }
         if (!backend.virtualized() && (pcpus != 0 && pcpus != topology.cpus() || vms != 1)) {
             throw new ModelException("backend " + backend.name() + " runs on bare metal (one CPU per pCPU): pcpus and vms "
@@ -67,6 +71,7 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
         private PvBackend backend;
         private int pcpus = 0;
         private int vms = 1;
+        private int otherBusyVcpus = 0;
         private boolean tracePvOps;
         private boolean speculativeWalks;
 
@@ -161,6 +166,15 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
             return this;
         }
 
+        /**
+         * How many vCPUs of each other VM are CPU-bound threads (a "stress --cpu N" inside it); the
+         * rest are idle, halted for the whole run. 0 (default): every one of them.
+         */
+        public Builder otherBusyVcpus(int n) {
+            this.otherBusyVcpus = n;
+            return this;
+        }
+
         /** Weave tracing advice into the generated pv_ops class: every op call becomes a trace event. */
         public Builder tracePvOps(boolean on) {
             this.tracePvOps = on;
@@ -182,7 +196,7 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
             Profile p = profile();
             return new GuestConfig(topology, sharedSmtTlb, memoryBytes, p, knobs, workloadKnobs, seed, quantumNs,
                     schedSliceNs != null ? schedSliceNs : p.ns("kernel.sched.base_slice.ns"),
-                    backend(), pcpus, vms, tracePvOps, speculativeWalks, fidelity);
+                    backend(), pcpus, vms, otherBusyVcpus, tracePvOps, speculativeWalks, fidelity);
         }
     }
 }

@@ -51,6 +51,8 @@ public final class Scenario {
      * published overcommit test runs the benchmark.
      */
     private boolean othersSame;
+    /** others=cpu-bound:N: N vCPUs of each other VM are busy, the rest idle; 0 for all. */
+    private int otherBusyVcpus;
     /** Speculative page walks by lazy idle CPUs; null: the workload's choice (off unless it needs them). */
     private Boolean speculation;
     private boolean tracePvOps;
@@ -92,6 +94,7 @@ public final class Scenario {
         c.pcpus = pcpus;
         c.vms = vms;
         c.othersSame = othersSame;
+        c.otherBusyVcpus = otherBusyVcpus;
         c.speculation = speculation;
         c.tracePvOps = tracePvOps;
         c.quantumNs = quantumNs;
@@ -226,10 +229,15 @@ public final class Scenario {
             case "pcpus" -> pcpus = (int) parseLong(key, v, 0, Topology.MAX_CPUS);
             case "vms" -> vms = (int) parseLong(key, v, 1, 64);
             case "others" -> {
-                if (!v.equals("cpu-bound") && !v.equals("same")) {
-                    throw new ModelException("others must be cpu-bound or same, got '" + v + "'");
+                if (!v.equals("cpu-bound") && !v.equals("same") && !v.matches("cpu-bound:[0-9]{1,5}")) {
+                    throw new ModelException("others must be cpu-bound, cpu-bound:N (N vCPUs of each busy) or same, got '" + v + "'");
+                }
+                int busy = v.startsWith("cpu-bound:") ? Integer.parseInt(v.substring("cpu-bound:".length())) : 0;
+                if (v.startsWith("cpu-bound:") && busy == 0) {
+                    throw new ModelException("others=cpu-bound:N needs N >= 1, got '" + v + "'");
                 }
                 othersSame = v.equals("same");
+                otherBusyVcpus = busy;
             }
             case "speculation" -> {
                 if (!v.equals("on") && !v.equals("off")) {
@@ -362,6 +370,7 @@ public final class Scenario {
         if (vms != null) {
             b.vms(vms);
         }
+        b.otherBusyVcpus(otherBusyVcpus);
         if (speculation != null) {
             b.speculativeWalks(speculation);
         }

@@ -95,9 +95,22 @@ public final class HostModel implements VcpuHost, KvmHost {
                 vmVcpus[vm][i] = v;
             }
         }
+        // others=cpu-bound:N: the other VMs' vCPUs past the first N idle in HLT for the whole run
+        // (their guests' idle loops; "stress --cpu N" keeps only N of them busy).
+        int busy = guest.config().otherBusyVcpus();
+        if (busy > 0) {
+            for (int vm = 1; vm < vms; vm++) {
+                for (int i = busy; i < n; i++) {
+                    vmVcpus[vm][i].state = VcpuState.HALTED;
+                }
+            }
+        }
         // Boot: each pCPU runs its first vCPU; every other one waits, runnable.
         for (Pcpu pc : pcpus) {
             for (HostVcpu v : pc.vcpus) {
+                if (v.state == VcpuState.HALTED) {
+                    continue;
+                }
                 if (pc.current == null) {
                     pc.current = v;
                     v.state = VcpuState.RUNNING;
@@ -247,7 +260,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         HostVcpu next = pc.nextRunnable(draining);
         HostVcpu prev = pc.current;
         if (next == null || (prev != null && prev.entering)
-                || (!draining && prev != null && next != pc.nextBuddy && next.vruntime > prev.vruntime)) {
+                || (!draining && prev != null && !pc.buddyMayRun(next) && next.vruntime > prev.vruntime)) {
             if (!draining || next != null) {
                 armTimer(pc);
             }
@@ -330,7 +343,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         }
         pc.account(engine.now());
         HostVcpu next = pc.nextRunnable(draining());
-        if (next == null || (cur != null && next != pc.nextBuddy
+        if (next == null || (cur != null && !pc.buddyMayRun(next)
                 && (yielding ? !pc.mayRunAhead(next) : next.vruntime >= cur.vruntime))) {
             return;
         }

@@ -60,6 +60,15 @@ public final class Pcpu {
         return best;
     }
 
+    /**
+     * {@code v} is the next buddy and may run ahead: picked before the vCPU the queue's order would
+     * pick. A buddy that has run too far ahead is just another waiting vCPU: pick_next_entity() runs
+     * the leftmost (the current vCPU included) instead, and yield_to() still reports success.
+     */
+    boolean buddyMayRun(HostVcpu v) {
+        return v == nextBuddy && mayRunAhead(v);
+    }
+
     /** The least virtual runtime of the queue (runnable and current vCPUs) other than {@code except}; MAX_VALUE if none. */
     long minVruntime(HostVcpu except) {
         long min = Long.MAX_VALUE;

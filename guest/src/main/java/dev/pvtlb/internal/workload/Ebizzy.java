@@ -48,8 +48,10 @@ import java.util.function.Supplier;
  *
  * <p>A VM workload: 64 vCPUs, run with a virtualized backend on 64 pCPUs with one to three such
  * VMs at once ({@code --backend kvm --set vms=2}), where the flush's cost depends on whether its
- * targets' vCPUs are running. ebizzy starts 2 threads per CPU; the guest model has no
- * scheduling-clock preemption between tasks of one CPU, so the default is one thread per vCPU.
+ * targets' vCPUs are running. {@code threads=auto} (the default) is ebizzy's own default, two
+ * threads per online CPU ("threads = 2 * sysconf(_SC_NPROCESSORS_ONLN)", read_options()): a vCPU
+ * whose thread sleeps on a lock runs its other thread instead of halting, and the two share the
+ * vCPU by the guest scheduler's slice (taken between records).
  * Metric {@code records_per_s}: records completed per second of the guest's virtual time.
  *
  * <p>{@code ops=auto} (the default): 4 records per thread on bare metal or alone on a host; with
@@ -81,7 +83,7 @@ public final class Ebizzy implements Workload {
     @Override
     public Map<String, String> parameters() {
         Map<String, String> p = new LinkedHashMap<>();
-        p.put("threads", "64");
+        p.put("threads", "auto");
         p.put("ops", "auto");
         p.put("host_slices", "20");
         // ebizzy's default chunk_size: record_size * 64 * 1024 = 512 KiB.
@@ -97,7 +99,11 @@ public final class Ebizzy implements Workload {
 
     @Override
     public Supplier<Map<String, Metric>> setUp(Kernel guest, Params params) {
-        int threads = params.integer("threads", 1, 65536);
+        String threadsValue = params.values().get("threads").strip();
+        if (!threadsValue.equals("auto") && !threadsValue.matches("-?[0-9]+")) {
+            throw new ModelException("ebizzy: parameter threads must be auto (2 per CPU) or an integer, got '" + threadsValue + "'");
+        }
+        int threads = threadsValue.equals("auto") ? 2 * guest.cpus().length : params.integer("threads", 1, 65536);
         String opsValue = params.values().get("ops").strip();
         boolean timed = opsValue.equals("timed") || opsValue.equals("auto") && guest.config().vms() > 1;
         if (!timed && !opsValue.equals("auto") && !opsValue.matches("-?[0-9]+")) {
