@@ -41,9 +41,9 @@ public final class KernelCpu implements Cpu, Event {
     private TimeCategory blockedCategory = TimeCategory.IDLE;
 
     /** Its run queue: the task it runs and those waiting for it. */
-    public final RunQueue rq = new RunQueue();
+    public final RunQueue<Task> rq = new RunQueue<>();
     /** The queued spinlock it waits for in its spin loop, or null (see {@link #isSpinning()}). */
-    QueuedSpinLock spinLock;
+    QueuedSpinLock<KernelCpu> spinLock;
     /** Its per-CPU page list and LRU-add vector counts (pageLocks=on). */
     final PerCpuPages pages = new PerCpuPages();
     private boolean extendedQs;
@@ -230,7 +230,7 @@ public final class KernelCpu implements Cpu, Event {
     }
 
     /** Set while this CPU waits for {@code lock} in its spin loop (null once it has it or halts in pv_wait). */
-    void lockSpinning(QueuedSpinLock lock) {
+    void lockSpinning(QueuedSpinLock<KernelCpu> lock) {
         spinLock = lock;
     }
 

@@ -14,6 +14,7 @@ import dev.pvtlb.profile.Profile;
 import dev.pvtlb.smp.Topology;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * The machine a guest kernel boots on: physical memory with its frame allocator and page tables,
@@ -56,7 +57,10 @@ final class Machine {
         }
         wireCaches(costs);
         for (KernelCpu c : cpus) {
-            c.stepTime().smt(SmtSharing.of(c, cpus, topology.siblingsOf(c.id), costs.smtSharePermille));
+            // topology_sibling_cpumask without the CPU itself
+            BooleanSupplier[] siblings = java.util.Arrays.stream(topology.siblingsOf(c.id)).filter(s -> s != c.id)
+                    .mapToObj(s -> (BooleanSupplier) cpus[s]::executing).toArray(BooleanSupplier[]::new);
+            c.stepTime().smt(SmtSharing.of(siblings, costs.smtSharePermille));
         }
     }
 

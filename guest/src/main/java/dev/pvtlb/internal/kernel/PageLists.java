@@ -14,8 +14,8 @@ import dev.pvtlb.internal.profile.Costs;
  * are taken and for how long ({@link Costs#pcpBatch} and the per-page hold times).
  */
 final class PageLists {
-    final QueuedSpinLock zone = new QueuedSpinLock("zone->lock");
-    final QueuedSpinLock lru = new QueuedSpinLock("lru_lock");
+    final QueuedSpinLock<KernelCpu> zone = new QueuedSpinLock<>("zone->lock");
+    final QueuedSpinLock<KernelCpu> lru = new QueuedSpinLock<>("lru_lock");
 
     /**
      * Before a fault takes a page from {@code cpu}'s list: when the list is empty, pushes the

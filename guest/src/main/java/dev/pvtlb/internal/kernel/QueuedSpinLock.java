@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.mm.ContendedLine;
+import dev.pvtlb.smp.Cpu;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,20 +27,20 @@ import java.util.Set;
  * slowpath's queued_spin_trylock()), so it takes the lock at the next unlock, ahead of the kicked
  * head, and never halts; once a head spins again (pending set) lockers queue behind it.
  *
- * <p>This is only the lock's state; {@link SpinLockedSection} is the kernel side that spins,
- * halts and kicks.
+ * <p>This is only the lock's state, over the CPUs that take it ({@code C}: KernelCpu);
+ * {@link SpinLockedSection} is the kernel side that spins, halts and kicks.
  */
-public final class QueuedSpinLock {
+public final class QueuedSpinLock<C extends Cpu> {
     private final String name;
     private final ContendedLine line = new ContendedLine();
-    private final ArrayDeque<KernelCpu> queue = new ArrayDeque<>();
+    private final ArrayDeque<C> queue = new ArrayDeque<>();
     /** Waiters halted in pv_wait(). */
-    private final Set<KernelCpu> halted = new HashSet<>();
+    private final Set<C> halted = new HashSet<>();
     /** Lockers spinning unqueued to steal the lock (the hybrid lock's unfair mode), in the order they came. */
-    private final List<KernelCpu> unqueued = new ArrayList<>();
+    private final List<C> unqueued = new ArrayList<>();
     /** A read-only view of {@link #unqueued}, handed out without a copy at every unlock. */
-    private final List<KernelCpu> unqueuedView = Collections.unmodifiableList(unqueued);
-    private KernelCpu holder;
+    private final List<C> unqueuedView = Collections.unmodifiableList(unqueued);
+    private C holder;
 
     public QueuedSpinLock(String name) {
         this.name = name;
@@ -61,11 +62,11 @@ public final class QueuedSpinLock {
      * "locking/pvqspinlock: Implement hybrid PV queued/unfair locks", 4.8). A free lock is taken
      * past a halted head by a locker that is not queued. A locker already queued stays queued.
      */
-    boolean acquire(KernelCpu cpu, boolean pv) {
+    boolean acquire(C cpu, boolean pv) {
         if (holder == cpu) {
             return true;
         }
-        KernelCpu head = queue.peekFirst();
+        C head = queue.peekFirst();
         boolean headHalted = pv && head != null && halted.contains(head);
         // Past a halted head only a locker on the lock word steals: a queued waiter behind the
         // head spins on its own MCS node (pv_wait_node()) and never looks at the lock.
@@ -91,7 +92,7 @@ public final class QueuedSpinLock {
     }
 
     /** True while {@code cpu} spins unqueued to steal the lock (the hybrid lock's unfair mode: no pv_wait()). */
-    boolean spinsUnqueued(KernelCpu cpu) {
+    boolean spinsUnqueued(C cpu) {
         return unqueued.contains(cpu);
     }
 
@@ -99,7 +100,7 @@ public final class QueuedSpinLock {
      * The unqueued spinners, in the order they came: what an unlock, or a head that sets pending
      * again, wakes. A live view: waking them does not change it (they look again when they run).
      */
-    List<KernelCpu> unqueuedSpinners() {
+    List<C> unqueuedSpinners() {
         return unqueuedView;
     }
 
@@ -107,13 +108,13 @@ public final class QueuedSpinLock {
      * queued_spin_unlock() by {@code cpu}: returns the waiter to wake, or null. A spinning head
      * now holds the lock; a halted head (with paravirtual spinlocks) is only kicked, the lock free.
      */
-    KernelCpu release(KernelCpu cpu) {
+    C release(C cpu) {
         if (holder != cpu) {
             throw new IllegalStateException("cpu" + cpu.id() + " releases " + name + ", held by "
                     + (holder == null ? "nobody" : "cpu" + holder.id()));
         }
         holder = null;
-        KernelCpu head = queue.peekFirst();
+        C head = queue.peekFirst();
         if (head == null || halted.contains(head)) {
             return head;
         }
@@ -122,23 +123,23 @@ public final class QueuedSpinLock {
     }
 
     /** pv_wait(): {@code cpu} halts until kicked. */
-    void halting(KernelCpu cpu) {
+    void halting(C cpu) {
         halted.add(cpu);
     }
 
     /** {@code cpu} runs again after pv_wait(): it spins (sets pending, if it is the head) until it has the lock. */
-    void resumed(KernelCpu cpu) {
+    void resumed(C cpu) {
         halted.remove(cpu);
     }
 
-    boolean isHalted(KernelCpu cpu) {
+    boolean isHalted(C cpu) {
         return halted.contains(cpu);
     }
 
     /** The waiter queued just before {@code cpu}, or null for the head (or a CPU not queued). */
-    KernelCpu predecessor(KernelCpu cpu) {
-        KernelCpu prev = null;
-        for (KernelCpu c : queue) {
+    C predecessor(C cpu) {
+        C prev = null;
+        for (C c : queue) {
             if (c == cpu) {
                 return prev;
             }
@@ -148,9 +149,9 @@ public final class QueuedSpinLock {
     }
 
     /** The waiter queued just after {@code cpu}, or null. */
-    KernelCpu successor(KernelCpu cpu) {
+    C successor(C cpu) {
         boolean seen = false;
-        for (KernelCpu c : queue) {
+        for (C c : queue) {
             if (seen) {
                 return c;
             }
@@ -159,7 +160,7 @@ public final class QueuedSpinLock {
         return null;
     }
 
-    public KernelCpu holder() {
+    public C holder() {
         return holder;
     }
 

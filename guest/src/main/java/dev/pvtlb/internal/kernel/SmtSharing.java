@@ -1,5 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * A logical CPU's share of its core's execution resources, as Intel documents Hyper-Threading
  * (D. Marr et al., "Hyper-Threading Technology Architecture and Microarchitecture", Intel
@@ -24,35 +26,29 @@ package dev.pvtlb.internal.kernel;
  */
 public final class SmtSharing {
     /** No sibling to share with (a core of one thread, or sharing turned off). */
-    static final SmtSharing NONE = new SmtSharing(new KernelCpu[0], 1000);
+    static final SmtSharing NONE = new SmtSharing(new BooleanSupplier[0], 1000);
 
-    private final KernelCpu[] siblings;
+    /** Whether each sibling is executing now (KernelCpu.executing()). */
+    private final BooleanSupplier[] siblings;
     private final long permille;
 
-    private SmtSharing(KernelCpu[] siblings, long permille) {
+    private SmtSharing(BooleanSupplier[] siblings, long permille) {
         this.siblings = siblings;
         this.permille = permille;
     }
 
-    /** {@code cpu}'s siblings among {@code cpus} ({@code siblingIds}: topology_sibling_cpumask, self included). */
-    static SmtSharing of(KernelCpu cpu, KernelCpu[] cpus, int[] siblingIds, long permille) {
-        if (siblingIds.length <= 1 || permille <= 1000) {
-            return NONE;
-        }
-        KernelCpu[] others = new KernelCpu[siblingIds.length - 1];
-        int k = 0;
-        for (int s : siblingIds) {
-            if (s != cpu.id) {
-                others[k++] = cpus[s];
-            }
-        }
-        return new SmtSharing(others, permille);
+    /**
+     * The sharing of a CPU whose other threads on its core ({@code siblings}: whether each is
+     * executing) slow it by {@code permille} thousandths while one of them executes.
+     */
+    static SmtSharing of(BooleanSupplier[] siblings, long permille) {
+        return siblings.length == 0 || permille <= 1000 ? NONE : new SmtSharing(siblings.clone(), permille);
     }
 
     /** The factor, in thousandths, for a step that starts now: 1000 unless a sibling is executing. */
     long permilleNow() {
-        for (KernelCpu s : siblings) {
-            if (s.executing()) {
+        for (BooleanSupplier s : siblings) {
+            if (s.getAsBoolean()) {
                 return permille;
             }
         }

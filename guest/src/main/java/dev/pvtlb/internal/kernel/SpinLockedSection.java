@@ -27,7 +27,7 @@ public final class SpinLockedSection extends InternalPath {
     static final long PREV_CHECK = 0x100;
 
     private final String name;
-    private final QueuedSpinLock lock;
+    private final QueuedSpinLock<KernelCpu> lock;
     private final long holdNs;
     private final Runnable held;
     /** Halted in pv_wait(): the step's category is then IDLE, which halts the vCPU. */
@@ -41,7 +41,7 @@ public final class SpinLockedSection extends InternalPath {
     private long descheduledAtStart;
 
     /** {@code held} runs once the lock is taken (the section's effect); the section lasts {@code holdNs}. */
-    public SpinLockedSection(String name, QueuedSpinLock lock, long holdNs, Runnable held) {
+    public SpinLockedSection(String name, QueuedSpinLock<KernelCpu> lock, long holdNs, Runnable held) {
         this.name = name;
         this.lock = lock;
         this.holdNs = holdNs;
@@ -188,7 +188,7 @@ public final class SpinLockedSection extends InternalPath {
      * predecessor, {@link #PREV_CHECK} turns on, and halts if the predecessor is still off its pCPU.
      */
     static void waiterPreempted(KernelCpu cpu) {
-        QueuedSpinLock lock = cpu.spinLock;
+        QueuedSpinLock<KernelCpu> lock = cpu.spinLock;
         Kernel g = cpu.kernel();
         if (lock == null || !g.knobs().pvWaitEarlyPreempted || !g.pvSpinlock()) {
             return;

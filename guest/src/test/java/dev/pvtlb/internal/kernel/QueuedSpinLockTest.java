@@ -18,7 +18,7 @@ class QueuedSpinLockTest {
             KernelCpu a = g.cpu(0);
             KernelCpu b = g.cpu(1);
             KernelCpu c = g.cpu(2);
-            QueuedSpinLock lock = new QueuedSpinLock("l");
+            QueuedSpinLock<KernelCpu> lock = new QueuedSpinLock<>("l");
             assertTrue(lock.acquire(a, false));
             assertFalse(lock.acquire(b, false));
             assertSame(b, lock.release(a), "handed to the head");
@@ -37,7 +37,7 @@ class QueuedSpinLockTest {
             KernelCpu b = g.cpu(1);
             KernelCpu c = g.cpu(2);
             KernelCpu d = g.cpu(3);
-            QueuedSpinLock lock = new QueuedSpinLock("l");
+            QueuedSpinLock<KernelCpu> lock = new QueuedSpinLock<>("l");
             assertTrue(lock.acquire(a, true));
             assertFalse(lock.acquire(b, true));
             assertFalse(lock.acquire(c, true));
@@ -64,7 +64,7 @@ class QueuedSpinLockTest {
             KernelCpu b = g.cpu(1);
             KernelCpu c = g.cpu(2);
             KernelCpu d = g.cpu(3);
-            QueuedSpinLock lock = new QueuedSpinLock("l");
+            QueuedSpinLock<KernelCpu> lock = new QueuedSpinLock<>("l");
             assertTrue(lock.acquire(a, true));
             assertFalse(lock.acquire(b, true));
             lock.halting(b); // the head halts: pending is clear

@@ -16,7 +16,7 @@ class SpinLockedSectionTest {
     private static final long HOLD = 10_000;
 
     /** A system call that takes {@code lock} for {@code hold} ns and records when each CPU had it. */
-    private static Op section(QueuedSpinLock lock, long hold, List<long[]> held) {
+    private static Op section(QueuedSpinLock<KernelCpu> lock, long hold, List<long[]> held) {
         return new Syscall(t -> new SpinLockedSection("test_lock", lock, hold,
                 () -> held.add(new long[] {t.cpu().id(), t.cpu().kernel().engine().now()})), null);
     }
@@ -24,7 +24,7 @@ class SpinLockedSectionTest {
     @Test
     void waitersHaveTheLockInTheOrderTheyCameEachAfterTheHoldBeforeIt() {
         Scripted s = new Scripted(GuestConfig.builder().cpus(3).seed(1).build());
-        QueuedSpinLock lock = new QueuedSpinLock("test_lock");
+        QueuedSpinLock<KernelCpu> lock = new QueuedSpinLock<>("test_lock");
         List<long[]> held = new ArrayList<>();
         for (int c = 0; c < 3; c++) {
             s.spawn(c, section(lock, HOLD, held));
@@ -46,7 +46,7 @@ class SpinLockedSectionTest {
     @Test
     void aFlushIpiToACpuSpinningWithIrqsOffWaitsUntilItHasHadTheLock() {
         Scripted s = new Scripted(GuestConfig.builder().cpus(3).seed(1).build());
-        QueuedSpinLock lock = new QueuedSpinLock("test_lock");
+        QueuedSpinLock<KernelCpu> lock = new QueuedSpinLock<>("test_lock");
         List<long[]> held = new ArrayList<>();
         long b = s.map(1, 1);
         // cpu0 holds the lock 50 us; cpu1 touches the page, then waits for the lock; cpu2 unmaps

@@ -220,7 +220,8 @@ class KvmHostMechanismsTest {
      */
     private static Scripted lockers(GuestConfig cfg, long[] start, long[] hold, long[] held) {
         Scripted s = new Scripted(cfg);
-        dev.pvtlb.internal.kernel.QueuedSpinLock lock = new dev.pvtlb.internal.kernel.QueuedSpinLock("test_lock");
+        dev.pvtlb.internal.kernel.QueuedSpinLock<dev.pvtlb.internal.kernel.KernelCpu> lock =
+                new dev.pvtlb.internal.kernel.QueuedSpinLock<>("test_lock");
         for (int c = 0; c < start.length; c++) {
             long h = hold[c];
             s.spawn(c, new Spin(start[c]), new dev.pvtlb.internal.workload.Syscall(t -> new dev.pvtlb.internal.kernel.SpinLockedSection(
