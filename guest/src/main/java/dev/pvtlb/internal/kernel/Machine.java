@@ -13,6 +13,7 @@ import dev.pvtlb.internal.tlb.Tlb;
 import dev.pvtlb.profile.Profile;
 import dev.pvtlb.smp.Topology;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
@@ -58,7 +59,7 @@ final class Machine {
         wireCaches(costs);
         for (KernelCpu c : cpus) {
             // topology_sibling_cpumask without the CPU itself
-            BooleanSupplier[] siblings = java.util.Arrays.stream(topology.siblingsOf(c.id)).filter(s -> s != c.id)
+            BooleanSupplier[] siblings = Arrays.stream(topology.siblingsOf(c.id)).filter(s -> s != c.id)
                     .mapToObj(s -> (BooleanSupplier) cpus[s]::executing).toArray(BooleanSupplier[]::new);
             c.stepTime().smt(SmtSharing.of(siblings, costs.smtSharePermille));
         }
