@@ -109,7 +109,7 @@ public final class Kernel implements AutoCloseable {
         // Boot-time patching: the backend installs its host model, then pv_ops is generated.
         PvBackend backend = config.backend();
         pvOps.patch(backend, FacadeLink.get().backendContext(this), knobs, ipis,
-                config.tracePvOps() ? new PvOpsTracer(this, backend.name()) : null);
+                config.tracePvOps() ? new PvOpsTracer(trace(), engine(), backend.name()) : null);
     }
 
     /** The object whose @PvOp methods implement pv_ops, as the backend attached it. */

@@ -34,6 +34,12 @@ public final class MmuGather implements UnmapSink, TlbGather {
         return mm;
     }
 
+    /** What a pv_ops trace prints for the gather (PvOpsTracer): its mm. */
+    @Override
+    public String toString() {
+        return "tlb(" + mm + ")";
+    }
+
     @Override
     public void page(long va, long oldPte) {
         // tlb_remove_tlb_entry() -> tlb_flush_pte_range(): widen the range to flush.
