@@ -1,6 +1,8 @@
 package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.mm.ContendedLine;
+import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.stats.CostPart;
 
 /**
@@ -21,22 +23,25 @@ public final class CpuLines {
      */
     final ContendedLine idleFlags = new ContendedLine();
 
-    private final KernelCpu cpu;
-    private final Kernel guest;
+    private final Cpu cpu;
+    private final Costs costs;
+    private final CostLedger ledger;
 
-    CpuLines(KernelCpu cpu) {
+    /** The lines of {@code cpu}, priced by {@code costs}, their transfers booked in {@code ledger}. */
+    CpuLines(Cpu cpu, Costs costs, CostLedger ledger) {
         this.cpu = cpu;
-        this.guest = cpu.kernel();
+        this.costs = costs;
+        this.ledger = ledger;
     }
 
     /** A load of {@code line} by this CPU at {@code at}: its cost in ns, waiting for transfers in flight included. */
     public long read(ContendedLine line, long at) {
-        return transfer(line.read(cpu.id, cpu.socket, cpu.core, at, guest.costs()));
+        return transfer(line.read(cpu.id(), cpu.socket(), cpu.core(), at, costs));
     }
 
     /** A store or atomic on {@code line} by this CPU at {@code at}: its cost in ns, waiting included. */
     public long write(ContendedLine line, long at) {
-        return transfer(line.write(cpu.id, cpu.socket, cpu.core, at, guest.costs()));
+        return transfer(line.write(cpu.id(), cpu.socket(), cpu.core(), at, costs));
     }
 
     /**
@@ -44,15 +49,15 @@ public final class CpuLines {
      * cache (a csd between its sender and its target): a hit between SMT siblings, which share
      * the core's caches, else a same- or cross-socket transfer.
      */
-    public long from(KernelCpu other) {
-        return transfer(ContendedLine.between(other.socket, other.core, cpu.socket, cpu.core, guest.costs()));
+    public long from(Cpu other) {
+        return transfer(ContendedLine.between(other.socket(), other.core(), cpu.socket(), cpu.core(), costs));
     }
 
     /** Books what a line access cost beyond a hit as LINE_TRANSFERS. */
     private long transfer(long cost) {
-        long beyondHit = cost - guest.costs().lineLocalNs;
+        long beyondHit = cost - costs.lineLocalNs;
         if (beyondHit > 0) {
-            guest.ledger().addNs(CostPart.LINE_TRANSFERS, beyondHit);
+            ledger.addNs(CostPart.LINE_TRANSFERS, beyondHit);
         }
         return cost;
     }

@@ -65,7 +65,7 @@ public final class FlushTlbMmRange extends KernelPath {
             long cost = cpu.lines.write(mm.tlbGenLine(), now);
             cost += cpu.lines.write(cpu.lines.flushTlbInfo, now + cost);
             long gen = g.knobs().bug == InjectedBug.TLB_GEN_NOT_BUMPED ? mm.tlbGen() : mm.incTlbGen();
-            OrderedStores.fence(cpu); // inc_mm_tlb_gen() is a locked operation
+            OrderedStores.fence(cpu.tlbState); // inc_mm_tlb_gen() is a locked operation
             info = new FlushTlbInfo(mm, s, e, strideShift, freedTables, gen, cpu.id);
             info.raisesOnly = raisesOnly;
             if (g.checker() != null) {

@@ -91,11 +91,11 @@ public final class IdleLoop extends InternalPath {
                 case 0 -> {
                     c.interrupts().disable();
                     if (c.tlbState.isLazy) {
-                        OrderedStores.storeLazy(c, false);
+                        OrderedStores.storeLazy(c.tlbState, false);
                     }
-                    OrderedStores.storeSwitching(c, true);
+                    OrderedStores.storeSwitching(c.tlbState, true);
                     long cost = SwitchMm.switchCpumask(c, c.tlbState.loadedMm, mm);
-                    OrderedStores.fence(c); // cpumask_set_cpu() is a locked operation
+                    OrderedStores.fence(c.tlbState); // cpumask_set_cpu() is a locked operation
                     pc = 1;
                     return cost;
                 }
@@ -105,7 +105,7 @@ public final class IdleLoop extends InternalPath {
                 }
                 default -> {
                     c.tlbState.loadedMm = mm;
-                    OrderedStores.storeSwitching(c, false); // drains at the next barrier or when chosen
+                    OrderedStores.storeSwitching(c.tlbState, false); // drains at the next barrier or when chosen
                     c.interrupts().enable();
                     c.ret();
                     return 0;

@@ -59,7 +59,7 @@ public final class KernelCpu implements Cpu, Event {
         this.thread = thread;
         this.localTlb = new LocalTlb(this, tlb, psc, walker);
         this.interrupts = new CpuInterrupts(this);
-        this.lines = new CpuLines(this);
+        this.lines = new CpuLines(this, guest.costs(), guest.ledger());
         this.stepTime = new StepTime(id, guest.cpuTime());
         this.runState = new VcpuRunState(this);
     }
@@ -368,7 +368,7 @@ public final class KernelCpu implements Cpu, Event {
     /** Resets all per-CPU state for a new run on the same guest. */
     public void reset(Mm initMm) {
         tlbState.reset(initMm);
-        tlbState.memoryModel(MemoryModel.of(kernel().knobs().memoryModel));
+        tlbState.memoryModel(MemoryModel.of(kernel().knobs().memoryModel), kernel().engine(), kernel().costs().storeDrainMaxNs);
         localTlb.reset();
         interrupts.reset();
         lines.reset();

@@ -15,34 +15,33 @@ final class OrderedStores {
 
     private OrderedStores() {}
 
-    /** this_cpu_write(cpu_tlbstate_shared.is_lazy, lazy). */
-    static void storeLazy(KernelCpu cpu, boolean lazy) {
-        cpu.tlbState.isLazy = lazy;
-        store(cpu, TlbState.LAZY, lazy);
+    /** this_cpu_write(cpu_tlbstate_shared.is_lazy, lazy) by the CPU whose tlb_state {@code s} is. */
+    static void storeLazy(TlbState s, boolean lazy) {
+        s.isLazy = lazy;
+        store(s, TlbState.LAZY, lazy);
     }
 
     /** this_cpu_write(cpu_tlbstate.loaded_mm, switching ? LOADED_MM_SWITCHING : next). */
-    static void storeSwitching(KernelCpu cpu, boolean switching) {
-        cpu.tlbState.switching = switching;
-        store(cpu, TlbState.SWITCHING, switching);
+    static void storeSwitching(TlbState s, boolean switching) {
+        s.switching = switching;
+        store(s, TlbState.SWITCHING, switching);
     }
 
-    /** smp_mb(), a locked operation or a serializing instruction on {@code cpu}: its stores drain. */
-    static void fence(KernelCpu cpu) {
-        StoreBuffer sb = cpu.tlbState.storeBuffer;
+    /** smp_mb(), a locked operation or a serializing instruction on the CPU of {@code s}: its stores drain. */
+    static void fence(TlbState s) {
+        StoreBuffer sb = s.storeBuffer;
         if (sb != null) {
             sb.fence();
         }
     }
 
-    private static void store(KernelCpu cpu, int loc, boolean v) {
-        StoreBuffer sb = cpu.tlbState.storeBuffer;
+    private static void store(TlbState s, int loc, boolean v) {
+        StoreBuffer sb = s.storeBuffer;
         if (sb == null) {
             return;
         }
         long seq = sb.store(loc, v ? 1 : 0);
-        Kernel g = cpu.kernel();
-        long delay = g.engine().chooseInRange(ChoicePoint.STORE_DRAIN, 0, g.costs().storeDrainMaxNs, 4);
-        g.engine().at(g.engine().now() + delay, e -> sb.drainChosen(seq));
+        long delay = s.engine.chooseInRange(ChoicePoint.STORE_DRAIN, 0, s.drainMaxNs, 4);
+        s.engine.at(s.engine.now() + delay, e -> sb.drainChosen(seq));
     }
 }

@@ -29,7 +29,7 @@ public final class SwitchMm {
         if (wasLazy) {
             // this_cpu_write(cpu_tlbstate_shared.is_lazy, false): a line flush senders read.
             cost += cpu.lines.write(cpu.lines.tlbstateShared, now);
-            OrderedStores.storeLazy(cpu, false);
+            OrderedStores.storeLazy(cpu.tlbState, false);
         } else if (!g.knobs().concurrentFlush) {
             // Before "x86/mm/tlb: Do not make is_lazy dirty for no reason" (the concurrent-flush
             // series, 5.13), every switch wrote is_lazy = false, and the line held loaded_mm too.
@@ -39,7 +39,7 @@ public final class SwitchMm {
         // with the tlb_gen increment in the TLB shootdown code"); for a new mm, the locked
         // mm_cpumask operations and the CR3 write: either way this CPU's stores drain here.
         if (prev != next || (wasLazy && g.knobs().switchMmSmpMb)) {
-            OrderedStores.fence(cpu);
+            OrderedStores.fence(cpu.tlbState);
         }
         if (prev == next) {
             if (!wasLazy) {
@@ -155,7 +155,7 @@ public final class SwitchMm {
         if (cpu.tlbState.loadedMm.isInitMm()) {
             return 0;
         }
-        OrderedStores.storeLazy(cpu, true); // no barrier: enter_lazy_tlb() is a plain this_cpu_write()
+        OrderedStores.storeLazy(cpu.tlbState, true); // no barrier: enter_lazy_tlb() is a plain this_cpu_write()
         // The write of cpu_tlbstate_shared.is_lazy, a line flush senders read.
         return cpu.lines.write(cpu.lines.tlbstateShared, cpu.kernel().engine().now());
     }

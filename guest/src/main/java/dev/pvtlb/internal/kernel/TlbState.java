@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.sim.Engine;
 
 /**
  * {@code struct tlb_state} of arch/x86/include/asm/tlbflush.h: per CPU, which mm is loaded
@@ -26,11 +27,19 @@ public final class TlbState {
     /** This CPU's store buffer for them; null under sc (the fields above are what all CPUs read). */
     StoreBuffer storeBuffer;
     private MemoryModel memoryModel = MemoryModel.SC;
+    /** Where a buffered store's drain is scheduled (OrderedStores), and its latest time after the store. */
+    Engine engine;
+    long drainMaxNs;
 
-    /** The memory model of the run (at boot). */
-    void memoryModel(MemoryModel m) {
+    /**
+     * The memory model of the run (at boot); under tso|arm a store drains on {@code engine} within
+     * {@code drainMaxNs} (model.store_drain.max.ns) unless a barrier drains it first.
+     */
+    void memoryModel(MemoryModel m, Engine engine, long drainMaxNs) {
         memoryModel = m;
         storeBuffer = m == MemoryModel.SC ? null : new StoreBuffer(m, shared);
+        this.engine = engine;
+        this.drainMaxNs = drainMaxNs;
     }
 
     /** is_lazy as another CPU reads it (should_flush_tlb()). */
@@ -53,7 +62,7 @@ public final class TlbState {
         switching = false;
         shared[LAZY] = 0;
         shared[SWITCHING] = 0;
-        memoryModel(memoryModel);
+        memoryModel(memoryModel, engine, drainMaxNs);
         java.util.Arrays.fill(ctxId, 0);
         java.util.Arrays.fill(tlbGen, 0);
         ctxId[0] = initMm.ctxId();
