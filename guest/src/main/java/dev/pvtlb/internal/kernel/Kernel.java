@@ -14,6 +14,7 @@ import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.profile.Profile;
+import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.pvops.PvBackend;
 import dev.pvtlb.pvops.PvOps;
 import dev.pvtlb.internal.sim.Chooser;
@@ -25,17 +26,20 @@ import dev.pvtlb.smp.VcpuHost;
 import dev.pvtlb.stats.CpuTime;
 import dev.pvtlb.stats.TraceStream;
 import dev.pvtlb.stats.VmStat;
+import java.util.function.Function;
 
 /**
  * The kernel context of a booted guest: physical memory with its page tables, the CPUs with
  * their TLBs, init_mm, the engine that runs them, and the pv_ops the kernel was patched with.
  * The composition root of the model, and what kernel paths receive; a program sees it only
  * through its public facade, {@code dev.pvtlb.Guest}, and a backend through
- * {@code BackendContext} ({@link FacadeAccess#backendContext}).
+ * {@code BackendContext} (FacadeAccess.backendContext).
  */
 public final class Kernel implements AutoCloseable {
     /** The {@code dev.pvtlb.Guest} in front of this kernel (the model does not name the API). */
     private final Object facade;
+    /** What a backend is attached with (FacadeAccess.backendContext, built above the kernel). */
+    private final Function<Kernel, BackendContext> backendContexts;
     private final GuestConfig config;
     private final Profile profile;
     private final Costs costs;
@@ -66,8 +70,15 @@ public final class Kernel implements AutoCloseable {
     /** Which VM of the host this guest is: 0 for the guest a run reports on, 1.. for its co-guests. */
     private final int vmIndex;
 
-    Kernel(GuestConfig config, Chooser chooser, Object facade, Kernel primary, int vmIndex) {
+    /**
+     * Builds the kernel; {@link KernelBoot} then ties it to {@code facade} and starts it
+     * ({@link #start()}). {@code backendContexts} makes what the backend is attached with, at
+     * boot and at every reset.
+     */
+    Kernel(GuestConfig config, Chooser chooser, Object facade, Kernel primary, int vmIndex,
+           Function<Kernel, BackendContext> backendContexts) {
         this.facade = facade;
+        this.backendContexts = backendContexts;
         this.primary = primary;
         this.vmIndex = vmIndex;
         this.config = config;
@@ -93,12 +104,10 @@ public final class Kernel implements AutoCloseable {
         }
         this.speculation = config.speculativeWalks() ? new Speculation(this) : null;
         this.rcu = new Rcu(this, n);
-        FacadeLink.get().bind(facade, this);
-        start();
     }
 
     /** What boot does after building the machine: init_mm, idle loops, pv_ops patching. */
-    private void start() {
+    void start() {
         this.initMm = processes.initMm(machine.pageTables, cpus.length);
         machine.clearCaches();
         for (KernelCpu c : cpus) {
@@ -108,7 +117,7 @@ public final class Kernel implements AutoCloseable {
         }
         // Boot-time patching: the backend installs its host model, then pv_ops is generated.
         PvBackend backend = config.backend();
-        pvOps.patch(backend, FacadeLink.get().backendContext(this), knobs, ipis,
+        pvOps.patch(backend, backendContexts.apply(this), knobs, ipis::delivery,
                 config.tracePvOps() ? new PvOpsTracer(trace(), engine(), backend.name()) : null);
     }
 

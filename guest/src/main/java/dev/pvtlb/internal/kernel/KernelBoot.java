@@ -2,6 +2,7 @@ package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.internal.sim.Chooser;
+import dev.pvtlb.pvops.BackendContext;
 
 /**
  * Booting a guest kernel: a primary guest, or a co-guest on its primary's host (another VM with
@@ -19,7 +20,18 @@ public final class KernelBoot {
      * {@code chooser} answers the choice points from the first one on (null: seeded random).
      */
     public static Kernel boot(GuestConfig config, Chooser chooser, Object facade) {
-        return new Kernel(config, chooser, facade, null, 0);
+        return started(new Kernel(config, chooser, facade, null, 0, KernelBoot::backendContext), facade);
+    }
+
+    /** Ties {@code kernel} to {@code facade} (before the backend attaches: it may ask the facade), then starts it. */
+    private static Kernel started(Kernel kernel, Object facade) {
+        FacadeLink.get().bind(facade, kernel);
+        kernel.start();
+        return kernel;
+    }
+
+    private static BackendContext backendContext(Kernel kernel) {
+        return FacadeLink.get().backendContext(kernel);
     }
 
     /**
@@ -38,7 +50,7 @@ public final class KernelBoot {
                 || config.backend() != primary.config().backend()) {
             throw new IllegalArgumentException("a co-guest has its primary's vCPU count, VM count and backend");
         }
-        return new Kernel(config, null, facade, primary, vm);
+        return started(new Kernel(config, null, facade, primary, vm, KernelBoot::backendContext), facade);
     }
 
     /** Boots co-guest {@code vm} of {@code primary} (see {@link #bootCoGuest(GuestConfig, Kernel, int, Object)}) and returns its kernel. */

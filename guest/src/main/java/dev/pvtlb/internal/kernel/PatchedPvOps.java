@@ -6,7 +6,9 @@ import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.pvops.PvBackend;
 import dev.pvtlb.pvops.PvOps;
 import dev.pvtlb.pvops.PvOpsPatcher;
+import dev.pvtlb.smp.IpiDelivery;
 import dev.pvtlb.smp.VcpuHost;
+import java.util.function.Consumer;
 
 /**
  * Boot-time patching of pv_ops (paravirt_patch(), apply_paravirt()): the backend attaches to the
@@ -20,13 +22,17 @@ final class PatchedPvOps {
     private VcpuHost vcpuHost;
     private boolean mmCpumaskTracked = true;
 
-    /** Attaches {@code backend} with {@code context} and {@code knobs}, then generates pv_ops ({@code tracer}: null or a tracing wrapper). */
-    void patch(PvBackend backend, BackendContext context, Knobs knobs, IpiSender ipis, PvOpsTracer tracer) {
+    /**
+     * Attaches {@code backend} with {@code context} and {@code knobs}, hands the IPI delivery it
+     * brings, if any, to {@code ipiDelivery} (the guest's IPI sender), then generates pv_ops
+     * ({@code tracer}: null or a tracing wrapper).
+     */
+    void patch(PvBackend backend, BackendContext context, Knobs knobs, Consumer<IpiDelivery> ipiDelivery, PvOpsTracer tracer) {
         Object ops = backend.attach(context, knobs);
         if (ops instanceof Attachment a) {
             ops = a.ops();
             if (a.ipiDelivery() != null) {
-                ipis.delivery(a.ipiDelivery());
+                ipiDelivery.accept(a.ipiDelivery());
             }
             vcpuHost = a.vcpuHost();
             mmCpumaskTracked = a.mmCpumaskTracked();
