@@ -98,7 +98,7 @@ public final class Kernel implements AutoCloseable {
         this.machine = new Machine(this, config.topology(), config.memoryBytes(), config.sharedSmtTlb(), profile, costs);
         this.cpus = machine.cpus;
         this.hazards = new HazardLog(trace);
-        this.hazardDetector = new HazardDetector(this, hazards);
+        this.hazardDetector = new HazardDetector(machine.pageTables, engine, hazards);
         for (KernelCpu c : cpus) {
             c.localTlb().walker().observer(hazardDetector);
         }

@@ -179,7 +179,7 @@ public final class LocalTlb {
         int i = tlb.lookup(pcid, vpn);
         if (i >= 0) {
             if (tlb.filledAt(i) < state.loadedMm.lastFlushReturned()) {
-                guest.hazardDetector().checkTranslation(cpu, tlb, i, va, write);
+                guest.hazardDetector().checkTranslation(cpu.id, state.loadedMm, tlb, i, va, write);
             }
             long pte = tlb.pte(i);
             if (!write || (pte & (Pte.RW | Pte.DIRTY)) == (Pte.RW | Pte.DIRTY)) {

@@ -1,8 +1,10 @@
 package dev.pvtlb.internal.kernel;
 
+import dev.pvtlb.hazard.HazardKind;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mmu.PageTables;
+import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.pvops.InjectedBug;
 import dev.pvtlb.pvops.TableFreePolicy;
@@ -114,7 +116,7 @@ public final class ZapRange extends InternalPath {
                 long cost = (long) pages.length * c.pteOpNs + releasedShmem * c.shmemReleaseNs;
                 if (!flushed) {
                     // Returning without a flush of its own: the range must already be clean.
-                    g.hazardDetector().checkRangeClean(cpu, mm, start, end, name());
+                    checkRangeClean(g, cpu, mm, start, end, name());
                 }
                 if (g.knobs().pageLocks && pages.length > 0) {
                     pc = 12;
@@ -240,5 +242,35 @@ public final class ZapRange extends InternalPath {
             case MADV_DONTNEED -> "madvise(MADV_DONTNEED)";
             case TRUNCATE -> "ftruncate";
         };
+    }
+
+    /**
+     * A zap of [start, end) returns to user space without having flushed (its gather found
+     * nothing to flush): every CPU executing the mm must hold no translation of the range that
+     * disagrees with the page tables, since the caller now takes the range to be gone.
+     */
+    private static void checkRangeClean(Kernel guest, KernelCpu initiator, Mm mm, long start, long end, String syscall) {
+        for (KernelCpu c : guest.cpus()) {
+            if (c == initiator || c.loadedMm() != mm || c.tlbState.isLazy || !c.vcpuRunning()) {
+                continue; // a vCPU that is not running may owe a deferred flush: it is checked when it uses one
+            }
+            int pcid = c.localTlb().currentPcid();
+            long[] found = {-1, 0};
+            c.localTlb().tlb().forEach((p, vpn, pte, filledAt) -> {
+                long va = vpn << 12;
+                if (found[0] < 0 && p == pcid && va >= start && va < end) {
+                    long now = guest.pageTables().get(mm.pgd(), va);
+                    if (!Pte.present(now) || Pte.pfnOf(now) != Pte.pfnOf(pte)) {
+                        found[0] = va;
+                        found[1] = pte;
+                    }
+                }
+            });
+            if (found[0] >= 0) {
+                guest.hazardDetector().report(HazardKind.STALE_TRANSLATION, c.id, String.format(
+                        "%s of [0x%x, 0x%x) returned on cpu%d without a flush while cpu%d still holds 0x%x -> %s",
+                        syscall, start, end, initiator.id, c.id, found[0], Pte.describe(found[1])));
+            }
+        }
     }
 }
