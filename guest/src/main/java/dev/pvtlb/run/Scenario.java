@@ -229,11 +229,13 @@ public final class Scenario {
             case "pcpus" -> pcpus = (int) parseLong(key, v, 0, Topology.MAX_CPUS);
             case "vms" -> vms = (int) parseLong(key, v, 1, 64);
             case "others" -> {
-                if (!v.equals("cpu-bound") && !v.equals("same") && !v.matches("cpu-bound:[0-9]{1,5}")) {
+                // cpu-bound:N: N busy vCPUs in each other VM; plain cpu-bound (0): all of them.
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("cpu-bound(?::([0-9]{1,5}))?|same").matcher(v);
+                if (!m.matches()) {
                     throw new ModelException("others must be cpu-bound, cpu-bound:N (N vCPUs of each busy) or same, got '" + v + "'");
                 }
-                int busy = v.startsWith("cpu-bound:") ? Integer.parseInt(v.substring("cpu-bound:".length())) : 0;
-                if (v.startsWith("cpu-bound:") && busy == 0) {
+                int busy = m.group(1) == null ? 0 : Integer.parseInt(m.group(1));
+                if (m.group(1) != null && busy == 0) {
                     throw new ModelException("others=cpu-bound:N needs N >= 1, got '" + v + "'");
                 }
                 othersSame = v.equals("same");
