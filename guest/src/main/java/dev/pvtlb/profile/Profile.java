@@ -56,6 +56,13 @@ public final class Profile {
     private final String machine;
     private final Map<String, Double> values;
     private final Map<String, Range> assumed;
+    /**
+     * The keys read so far through {@link #get} (and so {@link #ns}, {@link #ps}, {@link #integer}),
+     * every key once {@link #values()} was handed out: what a run of this profile depended on.
+     * {@code validate --sensitivity} leaves a figure that no run read at its value, since setting
+     * it elsewhere cannot change a byte of that run.
+     */
+    private final Set<String> read = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** The plausible span of an ASSUMED figure, as its profile states it. */
     public record Range(double low, double high) {
@@ -85,7 +92,9 @@ public final class Profile {
         return machine;
     }
 
+    /** Every figure; marks them all read, since the caller may use any. */
     public Map<String, Double> values() {
+        read.addAll(values.keySet());
         return values;
     }
 
@@ -109,11 +118,17 @@ public final class Profile {
     }
 
     public double get(String key) {
+        read.add(key);
         Double v = values.get(key);
         if (v == null) {
             throw new IllegalArgumentException("profile " + name + " has no key " + key);
         }
         return v;
+    }
+
+    /** The keys read from this profile so far (see {@link #read}), sorted. */
+    public Set<String> keysRead() {
+        return Collections.unmodifiableSet(new java.util.TreeSet<>(read));
     }
 
     /** A copy with some values replaced (e.g. a scenario's override), checked like a file. */

@@ -18,7 +18,26 @@ public record RunReport(String scenario, String backend, Map<String, String> kno
                         String profile, long seed, int reps, Map<String, Summary> metrics,
                         Map<String, Long> counters, Map<String, Long> cpuTimeNs, List<RepHazard> hazards,
                         long steps, double simulatedS, double wallS, Map<String, Percentiles> latency,
-                        Map<String, Long> costNs, String fidelity) {
+                        Map<String, Long> costNs, String fidelity, java.util.Set<String> profileKeysRead) {
+
+    /**
+     * {@code profileKeysRead}: the profile figures the run read, the primary guest's and its
+     * co-guests' ({@code Profile.keysRead()}): a figure not among them cannot change a byte of it.
+     * Not part of the JSON report.
+     */
+    public RunReport {
+        profileKeysRead = java.util.Set.copyOf(profileKeysRead);
+    }
+
+    /** A report that does not say which profile figures the run read (an empty set). */
+    public RunReport(String scenario, String backend, Map<String, String> knobs, Map<String, String> params,
+                     String profile, long seed, int reps, Map<String, Summary> metrics,
+                     Map<String, Long> counters, Map<String, Long> cpuTimeNs, List<RepHazard> hazards,
+                     long steps, double simulatedS, double wallS, Map<String, Percentiles> latency,
+                     Map<String, Long> costNs, String fidelity) {
+        this(scenario, backend, knobs, params, profile, seed, reps, metrics, counters, cpuTimeNs, hazards, steps, simulatedS, wallS,
+                latency, costNs, fidelity, java.util.Set.of());
+    }
 
     /**
      * One row of the cost breakdown: a part's virtual time over all CPUs and repetitions, and its

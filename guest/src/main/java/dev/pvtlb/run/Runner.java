@@ -58,6 +58,7 @@ public final class Runner {
         Map<String, String> knobs = Map.of();
         String profile = "";
         List<RunReport.RepHazard> hazards = new ArrayList<>();
+        java.util.Set<String> keysRead = new java.util.TreeSet<>();
         for (int rep = 0; rep < s.reps(); rep++) {
             GuestConfig cfg = s.guestConfig(rep);
             List<Guest> coGuests = List.of();
@@ -98,6 +99,10 @@ public final class Runner {
                 }
                 steps += g.engine().steps();
                 simNs += g.engine().now();
+                keysRead.addAll(g.profile().keysRead());
+                for (Guest co : coGuests) {
+                    keysRead.addAll(KernelBoot.of(co).profile().keysRead());
+                }
             } finally {
                 coGuests.forEach(Guest::close);
             }
@@ -109,6 +114,6 @@ public final class Runner {
         double wall = (System.nanoTime() - wallStart) / 1e9;
         return new RunReport(s.workload().name(), s.backend(), knobs, s.params().values(),
                 profile, s.seed(), s.reps(), summaries, counters, cpuTime, hazards,
-                steps, simNs / 1e9, wall, latency, costNs, s.fidelity().key());
+                steps, simNs / 1e9, wall, latency, costNs, s.fidelity().key(), keysRead);
     }
 }

@@ -24,6 +24,20 @@ class ProfileTest {
     }
 
     @Test
+    void itRemembersTheFiguresReadAndValuesCountsAsReadingThemAll() {
+        Profile p = Profile.load("x86-skylake");
+        assertEquals(java.util.Set.of(), p.keysRead());
+        p.ns("invlpg.ns");
+        p.integer("flush.ceiling.pages");
+        p.ps("access.ns");
+        assertEquals(java.util.Set.of("access.ns", "flush.ceiling.pages", "invlpg.ns"), p.keysRead());
+        Profile copy = p.with(java.util.Map.of("invlpg.ns", 200.0), "test");
+        assertEquals(java.util.Set.of(), copy.keysRead());
+        p.values();
+        assertEquals(Profile.KEYS, p.keysRead());
+    }
+
+    @Test
     void aUserProfileExtendsABuiltIn() {
         Profile p = Profile.parse("extends: x86-skylake\nname: mine\ninvlpg.ns: 250 # measured\n", "mine.yaml");
         assertEquals("mine", p.name());

@@ -34,13 +34,17 @@ public final class Sensitivity {
     private final List<ValidationResult> mid;
     private final Map<String, Profile.Range> ranges;
     private final List<End> ends;
+    /** Per experiment, the ranged figures none of its runs read, so no end of theirs was run. */
+    private final Map<String, List<String>> unread;
     /** Every figure outside its band at some end, in experiment and range order. */
     private final List<Break> breaks;
 
-    private Sensitivity(List<ValidationResult> mid, Map<String, Profile.Range> ranges, List<End> ends) {
+    private Sensitivity(List<ValidationResult> mid, Map<String, Profile.Range> ranges, List<End> ends,
+                        Map<String, List<String>> unread) {
         this.mid = mid;
         this.ranges = ranges;
         this.ends = ends;
+        this.unread = unread;
         this.breaks = findBreaks();
     }
 
@@ -75,21 +79,19 @@ public final class Sensitivity {
      * Runs every experiment at both ends of every range ({@code parallel} runs at once). Experiments
      * run on their own machines, so a figure is varied only in the runs whose profile assumes it,
      * across that profile's own range; a run whose profile gives the figure a source stays as it is.
+     * A run that never read the figure ({@link RunReport#profileKeysRead()} of its report in
+     * {@code base}, the runs at the profile's values) stays as it is too: the value it would be set
+     * to is never consulted, so the run would give the same bytes. Such a run is not run again.
      */
     static Sensitivity run(List<ValidationExperiment> experiments, List<ValidationResult> mid, List<ValidationRun> runs,
-                           int parallel, ProgressBar progress) throws InterruptedException {
+                           RunResults base, int parallel, ProgressBar progress) throws InterruptedException {
         Map<String, Map<String, Profile.Range>> own = ownRanges(runs);
         Map<String, Profile.Range> ranges = union(own);
         List<ValidationRun> all = new ArrayList<>();
-        for (ValidationRun r : runs) {
-            if (!own.get(r.key()).keySet().containsAll(ranges.keySet())) {
-                all.add(r); // its profile has sources for some figures the others assume
-            }
-        }
         for (Map.Entry<String, Profile.Range> e : ranges.entrySet()) {
             for (int side = 0; side < ends(e.getValue()).length; side++) {
                 for (ValidationRun r : runs) {
-                    ValidationRun v = at(r, own.get(r.key()), e.getKey(), side);
+                    ValidationRun v = at(r, own.get(r.key()), base, e.getKey(), side);
                     if (v != r) {
                         all.add(v);
                     }
@@ -103,7 +105,8 @@ public final class Sensitivity {
             for (int side = 0; side < sides.length; side++) {
                 Map<String, RunReport> view = new LinkedHashMap<>();
                 for (ValidationRun r : runs) {
-                    view.put(r.key(), results.reports().get(at(r, own.get(r.key()), e.getKey(), side).key()));
+                    ValidationRun v = at(r, own.get(r.key()), base, e.getKey(), side);
+                    view.put(r.key(), v == r ? base.reports().get(r.key()) : results.reports().get(v.key()));
                 }
                 RunResults at = new RunResults(view);
                 Map<String, List<Double>> emulated = new LinkedHashMap<>();
@@ -113,17 +116,37 @@ public final class Sensitivity {
                 ends.add(new End(e.getKey(), sides[side], emulated));
             }
         }
-        return new Sensitivity(mid, ranges, ends);
+        Map<String, List<String>> unread = new LinkedHashMap<>();
+        for (ValidationExperiment x : experiments) {
+            List<String> keys = new ArrayList<>();
+            for (String key : ranges.keySet()) {
+                if (x.runs().stream().noneMatch(r -> reads(base, r, key))) {
+                    keys.add(key);
+                }
+            }
+            unread.put(x.id(), List.copyOf(keys));
+        }
+        return new Sensitivity(mid, ranges, ends, unread);
     }
 
-    /** Run {@code r} at the low (0) or high (1) end of {@code key}'s range in its own profile, or {@code r} itself when that profile does not assume it. */
-    private static ValidationRun at(ValidationRun r, Map<String, Profile.Range> ownRanges, String key, int side) {
+    /**
+     * Run {@code r} at the low (0) or high (1) end of {@code key}'s range in its own profile, or
+     * {@code r} itself when that profile does not assume it or the run at the profile's values never
+     * read it.
+     */
+    private static ValidationRun at(ValidationRun r, Map<String, Profile.Range> ownRanges, RunResults base, String key, int side) {
         Profile.Range range = ownRanges.get(key);
-        if (range == null) {
+        if (range == null || !reads(base, r, key)) {
             return r;
         }
         double[] e = ends(range);
         return variant(r, key, e[Math.min(side, e.length - 1)]);
+    }
+
+    /** Whether run {@code r} at the profile's values read profile figure {@code key} (a report that does not say: it did). */
+    private static boolean reads(RunResults base, ValidationRun r, String key) {
+        RunReport report = base.reports().get(r.key());
+        return report == null || report.profileKeysRead().isEmpty() || report.profileKeysRead().contains(key);
     }
 
     private static double[] ends(Profile.Range r) {
@@ -246,6 +269,11 @@ public final class Sensitivity {
                 }
             }
         }
+        out.printf("%nASSUMED keys none of an experiment's runs read (their ends give its figures at the profile's values):%n");
+        for (ValidationResult r : mid) {
+            List<String> keys = unread.getOrDefault(r.experiment().id(), List.of());
+            out.printf("  %-19s %s%n", r.experiment().id(), keys.isEmpty() ? "none" : String.join(", ", keys));
+        }
         out.printf("%nASSUMED keys that flip an experiment's verdict at one of their ends:%n");
         for (ValidationResult r : mid) {
             List<String> keys = flipKeys(r);
@@ -277,6 +305,7 @@ public final class Sensitivity {
             x.put("ends_holding", endsHeld(r));
             x.put("reproduced", reproduced(r));
             x.put("flip_keys", flipKeys(r));
+            x.put("unread_keys", unread.getOrDefault(r.experiment().id(), List.of()));
             List<Object> spans = new ArrayList<>();
             for (int i = 0; i < r.figures().size(); i++) {
                 ValidationFigure f = r.figures().get(i).figure();

@@ -64,7 +64,7 @@ public final class Validation {
         List<ValidationResult> outcome = experiments.stream().map(e -> ValidationResult.of(e, results)).toList();
         // Sensitivity runs after the table's runs, so a failing figure is seen before the long part.
         Sensitivity s = options.sensitivity()
-                ? Sensitivity.run(experiments, outcome, runs, options.parallel(), options.progress()) : null;
+                ? Sensitivity.run(experiments, outcome, runs, results, options.parallel(), options.progress()) : null;
         SteadyState st = options.steady()
                 ? SteadyState.run(outcome, runs, doubledRuns, options.parallel(), options.progress()) : null;
         return new ValidationOutcome(outcome, options.fidelity().key(), s, st);

@@ -65,18 +65,6 @@ public final class Costs {
     public final long pleWindowNs;
     public final int pleWindowGrow;
     public final long haltPollNs;
-    public final long tlbiNs;
-    public final long tlbiSyncNs;
-    public final long tlbiBystanderNs;
-    public final long tlbiBystanderSyncNs;
-    public final long tlbiDvmSnoopNs;
-    public final int tlbiMaxOps;
-    public final long invlpgbNs;
-    public final int invlpgbCountMax;
-    public final long tlbsyncNs;
-    public final long rarSendNs;
-    public final long rarLatencyNs;
-    public final long rarTargetNs;
     /** cpu.pause.ns: one turn of a spin-wait loop (PAUSE). */
     public final long pauseNs;
     /** Kernel tunables (kernel.*): CFS's latency and granularities, the migration cost, the cpumask trim period, an NMI's longest stall. */
@@ -144,18 +132,6 @@ public final class Costs {
         pleWindowNs = Math.max(1, p.ns("host.ple_window.ns"));
         pleWindowGrow = Math.max(1, p.integer("host.ple_window.grow"));
         haltPollNs = p.ns("host.halt_poll.ns");
-        tlbiNs = p.ns("tlbi.ns");
-        tlbiSyncNs = p.ns("tlbi.sync.ns");
-        tlbiBystanderNs = p.ns("tlbi.bystander.ns");
-        tlbiBystanderSyncNs = p.ns("tlbi.bystander.sync.ns");
-        tlbiDvmSnoopNs = p.ns("tlbi.dvm.snoop.ns");
-        tlbiMaxOps = Math.max(1, p.integer("tlbi.max_ops"));
-        invlpgbNs = p.ns("invlpgb.ns");
-        invlpgbCountMax = Math.max(1, p.integer("invlpgb.count_max"));
-        tlbsyncNs = p.ns("tlbsync.ns");
-        rarSendNs = p.ns("rar.send.ns");
-        rarLatencyNs = p.ns("rar.latency.ns");
-        rarTargetNs = p.ns("rar.target.ns");
         pauseNs = Math.max(1, p.ns("cpu.pause.ns"));
         cfsLatencyNs = p.ns("kernel.cfs.latency.ns");
         cfsMinGranularityNs = p.ns("kernel.cfs.min_granularity.ns");

@@ -1,0 +1,55 @@
+package dev.pvtlb.internal.backends;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pvtlb.run.RunReport;
+import dev.pvtlb.run.Runner;
+import dev.pvtlb.run.Scenario;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which profile figures a run reads ({@code RunReport.profileKeysRead()}), the ground on which
+ * {@code validate --sensitivity} leaves a figure no run read at its value: a design's own figures
+ * are read by that design alone, and a figure a run does not read cannot change its result.
+ */
+class ProfileKeysReadTest {
+    /** The figures of one flush design each, read by its backend's constructor and nowhere else. */
+    private static final List<String> DESIGN_KEYS = List.of("invlpgb.count_max", "invlpgb.ns", "tlbsync.ns",
+            "rar.latency.ns", "rar.send.ns", "rar.target.ns",
+            "tlbi.bystander.ns", "tlbi.bystander.sync.ns", "tlbi.dvm.snoop.ns", "tlbi.max_ops", "tlbi.ns", "tlbi.sync.ns");
+
+    private static Set<String> designKeysRead(String backend) {
+        RunReport r = Runner.run(Scenario.of("munmap-storm").backend(backend).seed(3).set("ops", "20"));
+        assertTrue(r.profileKeysRead().contains("ipi.send.ns"), backend + " reads the kernel's figures too");
+        Set<String> read = new TreeSet<>(r.profileKeysRead());
+        read.retainAll(DESIGN_KEYS);
+        return read;
+    }
+
+    @Test
+    void eachDesignReadsItsOwnFiguresAndNoOtherDesignsFigures() {
+        assertEquals(Set.of(), designKeysRead("native"));
+        assertEquals(Set.of(), designKeysRead("kvm"));
+        assertEquals(Set.of("invlpgb.count_max", "invlpgb.ns", "tlbsync.ns"), designKeysRead("invlpgb"));
+        assertEquals(Set.of("rar.latency.ns", "rar.send.ns", "rar.target.ns"), designKeysRead("rar"));
+        assertEquals(Set.of("tlbi.bystander.ns", "tlbi.bystander.sync.ns", "tlbi.dvm.snoop.ns", "tlbi.max_ops", "tlbi.ns",
+                "tlbi.sync.ns"), designKeysRead("arm64"));
+    }
+
+    @Test
+    void aFigureARunDoesNotReadLeavesItsReportAsItIsAndOneItReadsDoesNot() {
+        Scenario base = Scenario.of("munmap-storm").backend("native").seed(3).set("ops", "20");
+        RunReport at = Runner.run(base);
+        RunReport unread = Runner.run(base.copy().set("profile.tlbi.sync.ns", "4000"));
+        RunReport read = Runner.run(base.copy().set("profile.ipi.send.ns", "300"));
+        assertEquals(at.toMap().get("metrics"), unread.toMap().get("metrics"));
+        assertEquals(at.counters(), unread.counters());
+        assertEquals(at.cpuTimeNs(), unread.cpuTimeNs());
+        assertNotEquals(at.cpuTimeNs(), read.cpuTimeNs());
+    }
+}
