@@ -47,6 +47,8 @@ public final class HostModel implements VcpuHost, KvmHost {
     /** Each VM's backend hook; null for a VM whose vCPUs are CPU-bound threads. */
     private final VcpuEvents[] hooks;
     private final KvmSpin kvm;
+    /** KVM's per-vCPU halt-poll window rules (kvm.haltPoll); null when the host does not poll. */
+    private final HaltPolling haltPolling;
     private final long sliceNs;
     /** host.scheduler=cfs: CFS's wake-up placement, preemption and slice; null under EEVDF. */
     private final CfsWakeup cfs;
@@ -65,6 +67,10 @@ public final class HostModel implements VcpuHost, KvmHost {
         this.guest = guest;
         this.engine = guest.engine();
         this.kvm = kvm;
+        this.haltPolling = kvm != null && kvm.mechanisms().haltPoll() && guest.costs().haltPollNs > 0
+                ? new HaltPolling(guest.costs().haltPollNs, guest.costs().haltPollGrowStartNs, guest.costs().haltPollGrow,
+                        guest.costs().haltPollShrink)
+                : null;
         this.sliceNs = guest.costs().hostSliceNs;
         this.entryNs = guest.costs().vmexitNs;
         KernelCpu[] cpus = guest.cpus();
@@ -306,6 +312,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         v.ready = false;
         v.pleWindowNs = guest.costs().pleWindowNs;
         v.spinGen++;
+        haltEnded(v); // the thread of a vCPU that halted runs again: kvm_vcpu_block() returns
         if (v.inSpinLoop) {
             KvmSpin.leaveSpinLoop(v); // back from the schedule() in its directed yield
         }
@@ -484,14 +491,15 @@ public final class HostModel implements VcpuHost, KvmHost {
         v.state = VcpuState.HALTED;
         v.spinGen++;
         vcpu.runState().preempt();
-        long min = pc.minVruntime(v);
+        long min = pc.leftmostVruntime(v);
         // dequeue_entity(): the lag is kept for place_entity(), within one slice either way.
         v.lag = min == Long.MAX_VALUE ? 0 : Math.clamp(min - v.vruntime, -sliceNs, sliceNs);
-        if (kvm != null && kvm.mechanisms().haltPoll() && guest.costs().haltPollNs > 0 && !pc.othersRunnable(v)) {
-            // kvm_vcpu_halt(): poll while the vCPU thread is the pCPU's only runnable task.
+        v.haltedAt = engine.now();
+        if (haltPolling != null && v.haltPollNs > 0 && !pc.othersRunnable(v)) {
+            // kvm_vcpu_block(): poll for the vCPU's own window while its thread is the pCPU's only runnable task.
             v.polling = true;
             long gen = ++v.pollGen;
-            engine.at(engine.now() + guest.costs().haltPollNs, e -> {
+            engine.at(engine.now() + v.haltPollNs, e -> {
                 if (v.polling && v.pollGen == gen) {
                     stopPolling(v);
                 }
@@ -499,6 +507,16 @@ public final class HostModel implements VcpuHost, KvmHost {
             return;
         }
         sleepOff(v);
+    }
+
+    /** The end of kvm_vcpu_block() for {@code v} if it halted: its poll window adapts to how long the halt lasted. */
+    private void haltEnded(HostVcpu v) {
+        if (v.haltedAt >= 0) {
+            if (haltPolling != null) {
+                v.haltPollNs = haltPolling.adapt(v.haltPollNs, engine.now() - v.haltedAt);
+            }
+            v.haltedAt = -1;
+        }
     }
 
     /** The poll of a halted vCPU ended without a wake-up (or another vCPU wants the pCPU): schedule. */
@@ -517,6 +535,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         hooks[v.vm].descheduled(v.cpu, false);
         v.offCpuSince = engine.now();
         pc.current = null;
+        pc.updateMinVruntime(); // dequeue_entity(): the queue's minimum without the sleeper
         HostVcpu next = pc.nextRunnable(draining());
         if (next != null) {
             voidTimer(pc);
@@ -547,6 +566,7 @@ public final class HostModel implements VcpuHost, KvmHost {
             // Woken within halt_poll_ns: the vCPU thread never left its pCPU; no schedule, no entry.
             v.polling = false;
             v.state = VcpuState.RUNNING;
+            haltEnded(v);
             vcpu.kernel().vmstat().inc(Counter.HALT_POLL_WAKEUPS);
             vcpu.runState().resume();
             return;
@@ -567,9 +587,11 @@ public final class HostModel implements VcpuHost, KvmHost {
             cur = pc.current;
         }
         pc.account(engine.now());
-        long min = pc.minVruntime(v);
-        if (min != Long.MAX_VALUE) {
-            v.vruntime = cfs != null ? cfs.place(v.vruntime, min) : min - v.lag; // place_entity()
+        if (cfs != null) {
+            v.vruntime = cfs.place(v.vruntime, pc.minVruntime()); // place_entity(), against cfs_rq->min_vruntime
+        } else {
+            long min = pc.leftmostVruntime(v);
+            v.vruntime = (min != Long.MAX_VALUE ? min : pc.minVruntime()) - v.lag; // place_entity(): an empty queue's is its min_vruntime
         }
         if (cur == null) {
             voidTimer(pc);

@@ -50,6 +50,10 @@ public final class HostVcpu {
     /** Halted, but the host still polls on its pCPU for a wake-up (halt_poll_ns). */
     boolean polling;
     long pollGen;
+    /** vcpu->halt_poll_ns: how long the host polls at its next halt ({@link HaltPolling}); 0 when created. */
+    long haltPollNs;
+    /** When its current halt began (kvm_vcpu_block()'s start), or -1 while it is not halted. */
+    long haltedAt = -1;
 
     HostVcpu(KernelCpu cpu, int vm, int index, Pcpu pcpu) {
         this.cpu = cpu;

@@ -70,28 +70,18 @@ final class IdleBalance {
     }
 
     /**
-     * Moves waiting vCPU {@code v} to {@code to}'s run queue keeping its place relative to its old
-     * queue (migrate_task_rq_fair(): vruntime less the old queue's min_vruntime, plus the new
-     * one's). An idle queue's min_vruntime is where its last runner left it: the largest virtual
-     * runtime among the halted vCPUs it holds.
+     * Moves waiting vCPU {@code v} to {@code to}'s run queue keeping its place relative to the
+     * queues' min_vruntime (migrate_task_rq_fair(): its vruntime less the old queue's
+     * cfs_rq->min_vruntime, plus the new one's, which an idle queue keeps from its last runner).
      */
     static void migrate(HostVcpu v, Pcpu to) {
         Pcpu from = v.pcpu;
-        long fromMin = from.minVruntime(v);
-        long toMin = to.minVruntime(null);
-        if (toMin == Long.MAX_VALUE) {
-            toMin = Long.MIN_VALUE;
-            for (HostVcpu o : to.vcpus) {
-                toMin = Math.max(toMin, o.vruntime);
-            }
-        }
-        if (fromMin != Long.MAX_VALUE && toMin != Long.MIN_VALUE) {
-            v.vruntime = v.vruntime - fromMin + toMin;
-        }
+        v.vruntime = v.vruntime - from.minVruntime() + to.minVruntime();
         from.vcpus.remove(v);
         if (from.nextBuddy == v) {
             from.nextBuddy = null;
         }
+        from.updateMinVruntime();
         to.vcpus.add(v);
         v.pcpu = to;
         if (v.cpu != null) {

@@ -13,6 +13,13 @@ public final class Pcpu {
     HostVcpu current;
     /** When {@link #current} last had its virtual runtime brought up to date (update_curr()). */
     long accountedAt;
+    /**
+     * cfs_rq->min_vruntime: the least virtual runtime of the current and the waiting vCPUs, never
+     * moving back (update_min_vruntime(): "ensure we never gain time by being placed backwards"),
+     * and kept while the queue is empty. A vCPU moving between pCPUs keeps its place relative to
+     * it, and a waking one is placed against it, so no vCPU can come back far behind the others.
+     */
+    private long minVruntime;
     /** cfs_rq->next: the vCPU a yield_to() asked to run next here, or null. */
     HostVcpu nextBuddy;
     boolean timerArmed;
@@ -35,6 +42,24 @@ public final class Pcpu {
             current.vruntime += now - accountedAt;
         }
         accountedAt = now;
+        updateMinVruntime();
+    }
+
+    /**
+     * update_min_vruntime() (kernel/sched/fair.c): min(current, leftmost waiting) if either is
+     * queued, never less than before. Called where the kernel calls it: update_curr() ({@link
+     * #account}) and after a vCPU leaves the queue (halts, or moves away).
+     */
+    void updateMinVruntime() {
+        long least = leftmostVruntime(null);
+        if (least != Long.MAX_VALUE) {
+            minVruntime = Math.max(minVruntime, least);
+        }
+    }
+
+    /** cfs_rq->min_vruntime as it stands. */
+    long minVruntime() {
+        return minVruntime;
     }
 
     /**
@@ -69,8 +94,11 @@ public final class Pcpu {
         return v == nextBuddy && mayRunAhead(v);
     }
 
-    /** The least virtual runtime of the queue (runnable and current vCPUs) other than {@code except}; MAX_VALUE if none. */
-    long minVruntime(HostVcpu except) {
+    /**
+     * The least virtual runtime of the queue (runnable and current vCPUs) other than {@code except}
+     * (pick_next_entity()'s "left", the current vCPU included); MAX_VALUE if none.
+     */
+    long leftmostVruntime(HostVcpu except) {
         long min = Long.MAX_VALUE;
         for (HostVcpu v : vcpus) {
             if (v != except && (v == current || v.state == VcpuState.RUNNABLE)) {
@@ -87,7 +115,7 @@ public final class Pcpu {
      * current vCPU included (wakeup_preempt_entity(buddy, left) &lt; 1).
      */
     boolean mayRunAhead(HostVcpu v) {
-        return cfs == null ? eligible(v) : !cfs.preempts(v.vruntime, minVruntime(null));
+        return cfs == null ? eligible(v) : !cfs.preempts(v.vruntime, leftmostVruntime(null));
     }
 
     /**

@@ -65,6 +65,10 @@ public final class Costs {
     public final long pleWindowNs;
     public final int pleWindowGrow;
     public final long haltPollNs;
+    /** halt_poll_ns_grow_start, halt_poll_ns_grow, halt_poll_ns_shrink: how a vCPU's window adapts. */
+    public final long haltPollGrowStartNs;
+    public final int haltPollGrow;
+    public final int haltPollShrink;
     /** cpu.pause.ns: one turn of a spin-wait loop (PAUSE). */
     public final long pauseNs;
     /** Kernel tunables (kernel.*): CFS's latency and granularities, the migration cost, the cpumask trim period, an NMI's longest stall. */
@@ -132,6 +136,9 @@ public final class Costs {
         pleWindowNs = Math.max(1, p.ns("host.ple_window.ns"));
         pleWindowGrow = Math.max(1, p.integer("host.ple_window.grow"));
         haltPollNs = p.ns("host.halt_poll.ns");
+        haltPollGrowStartNs = p.ns("host.halt_poll.grow_start.ns");
+        haltPollGrow = Math.max(0, p.integer("host.halt_poll.grow"));
+        haltPollShrink = Math.max(0, p.integer("host.halt_poll.shrink"));
         pauseNs = Math.max(1, p.ns("cpu.pause.ns"));
         cfsLatencyNs = p.ns("kernel.cfs.latency.ns");
         cfsMinGranularityNs = p.ns("kernel.cfs.min_granularity.ns");

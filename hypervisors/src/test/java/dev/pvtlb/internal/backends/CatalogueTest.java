@@ -237,7 +237,7 @@ class CatalogueTest {
         "table-free-no-invalidate; rar; tableBatch=fail-noinvalidate; 1",
         "table-free-no-invalidate; arm64; tableBatch=fail-noinvalidate; 1",
         "table-free-no-invalidate; hyperv; tableBatch=fail-noinvalidate; 7",
-        "table-free-no-invalidate; kvm; tableBatch=fail-noinvalidate; 2",
+        "table-free-no-invalidate; kvm; tableBatch=fail-noinvalidate; 4",
         "munmap-nested-reset-range; hyperv; vcpus=4 nestedFlush=reset-range; 1",
         "lazy-leave-barrier; hyperv; vcpus=3 memoryModel=tso switchMmBarrier=none; 9",
         // PVM's host flushes the whole VM at each shadow sync, but a translation the guest has not

@@ -46,7 +46,7 @@ class CfsWakeupTest {
         RunReport eevdf = Runner.run(s);
         RunReport cfs = Runner.run(s.set("host.scheduler", "cfs"));
         assertEquals(12383, Math.round(eevdf.metrics().get("records_per_s").mean()));
-        assertEquals(35783, Math.round(cfs.metrics().get("records_per_s").mean()));
+        assertEquals(39467, Math.round(cfs.metrics().get("records_per_s").mean()));
     }
 
     /**
@@ -60,8 +60,8 @@ class CfsWakeupTest {
                 .set("ops", "timed").set("host_slices", "5");
         RunReport eevdf = Runner.run(s);
         RunReport cfs = Runner.run(s.copy().set("host.scheduler", "cfs"));
-        assertEquals(15_294_963, Math.round(eevdf.simulatedS() * 1e9), 1000, "5 slices of 3 ms, and the last records' tail");
-        assertEquals(45_222_760, Math.round(cfs.simulatedS() * 1e9), 1000, "5 slices of 9 ms, and the last records' tail");
+        assertEquals(15_095_564, Math.round(eevdf.simulatedS() * 1e9), 1000, "5 slices of 3 ms, and the last records' tail");
+        assertEquals(45_023_310, Math.round(cfs.simulatedS() * 1e9), 1000, "5 slices of 9 ms, and the last records' tail");
         try (Guest g = Guest.boot(s.copy().set("host.scheduler", "cfs").guestConfig(0))) {
             assertEquals(9_000_000, KernelBoot.of(g).vcpuHost().sharedSliceNs());
         }
