@@ -98,9 +98,16 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
             return memoryBytes(mib << 20);
         }
 
-        /** The profile chosen so far (the default one when none was). */
+        /**
+         * The profile chosen so far (the default one when none was, loaded once: the figures a
+         * caller reads here and those the guest reads are read from one profile, whose
+         * {@code keysRead()} then says what the run depended on).
+         */
         public Profile profile() {
-            return profile == null ? Profile.load(Profile.DEFAULT) : profile;
+            if (profile == null) {
+                profile = Profile.load(Profile.DEFAULT);
+            }
+            return profile;
         }
 
         public Builder profile(Profile p) {

@@ -26,6 +26,8 @@ class ProfileKeysReadTest {
     private static Set<String> designKeysRead(String backend) {
         RunReport r = Runner.run(Scenario.of("munmap-storm").backend(backend).seed(3).set("ops", "20"));
         assertTrue(r.profileKeysRead().contains("ipi.send.ns"), backend + " reads the kernel's figures too");
+        // Read by the scenario for its quantum, from the same default profile the guest boots with.
+        assertTrue(r.profileKeysRead().contains("model.quantum.ns"), backend);
         Set<String> read = new TreeSet<>(r.profileKeysRead());
         read.retainAll(DESIGN_KEYS);
         return read;
