@@ -21,6 +21,18 @@ class MinVruntimeTest {
         return v;
     }
 
+    /** pCPU {@code id} after its last vCPU (index {@code index}, at {@code vruntimeMs}) ran and halted: idle. */
+    private static Pcpu idleAfter(int id, int index, long vruntimeMs) {
+        Pcpu idle = new Pcpu(id, null);
+        HostVcpu last = vcpu(idle, index, VcpuState.RUNNING, vruntimeMs);
+        idle.current = last;
+        idle.account(0);
+        last.state = VcpuState.HALTED;
+        idle.current = null;
+        idle.updateMinVruntime();
+        return idle;
+    }
+
     @Test
     void itFollowsTheLeastQueuedVcpuAndNeverMovesBack() {
         Pcpu pc = new Pcpu(0, null);
@@ -48,13 +60,7 @@ class MinVruntimeTest {
         HostVcpu v = vcpu(from, 1, VcpuState.RUNNABLE, 53);
         from.current = cur;
         from.account(0);
-        Pcpu idle = new Pcpu(1, null);
-        HostVcpu sleeper = vcpu(idle, 2, VcpuState.RUNNING, 12);
-        idle.current = sleeper;
-        idle.account(0);
-        sleeper.state = VcpuState.HALTED;
-        idle.current = null;
-        idle.updateMinVruntime();
+        Pcpu idle = idleAfter(1, 2, 12);
         IdleBalance.migrate(v, idle);
         assertEquals(15 * MS, v.vruntime, "3 ms ahead of its old queue's 50 ms, so 3 ms ahead of the idle queue's 12 ms");
         assertEquals(idle, v.pcpu);
@@ -63,13 +69,7 @@ class MinVruntimeTest {
 
     @Test
     void aVcpuWakingOnAnIdlePcpuIsPlacedAgainstItsMinimum() {
-        Pcpu idle = new Pcpu(0, null);
-        HostVcpu last = vcpu(idle, 0, VcpuState.RUNNING, 400);
-        idle.current = last;
-        idle.account(0);
-        last.state = VcpuState.HALTED;
-        idle.current = null;
-        idle.updateMinVruntime();
+        Pcpu idle = idleAfter(0, 0, 400);
         CfsWakeup cfs = new CfsWakeup(64, new dev.pvtlb.internal.profile.Costs(dev.pvtlb.profile.Profile.load("x86-skylake-sp")));
         // place_entity(): at most half of the scaled sched_latency (24 ms) behind: 388 ms, not -456 ms.
         assertEquals(388 * MS, cfs.place(-456 * MS, idle.minVruntime()));
