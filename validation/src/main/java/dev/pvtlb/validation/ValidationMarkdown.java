@@ -33,7 +33,7 @@ final class ValidationMarkdown {
                 FigureUnit u = f.figure().unit();
                 b.append("| ").append(r.experiment().id()).append(" | ").append(f.figure().name()).append(" | ")
                         .append(u.format(f.figure().published())).append(" | ").append(u.format(f.emulated())).append(" | ")
-                        .append(f.figure().band().describe(u)).append(" | ").append(f.verdict()).append(" |\n");
+                        .append(f.figure().band().describe(u)).append(" | ").append(escaped(f.markedVerdict())).append(" |\n");
             }
         }
         for (ValidationResult r : results) {
@@ -56,9 +56,17 @@ final class ValidationMarkdown {
                     .append(r.window() == null ? "" : r.window().describe()).append(" |\n");
         }
         long passed = results.stream().filter(ValidationResult::pass).count();
-        b.append("\nVerdicts: ").append(String.join(", ", results.stream().map(r -> r.experiment().id() + " " + r.verdict()).toList()))
+        b.append("\nVerdicts: ").append(String.join(", ", results.stream().map(r -> r.experiment().id() + " " + escaped(r.markedVerdict())).toList()))
                 .append(" (").append(passed).append(" of ").append(results.size()).append(" pass).\n");
+        if (ValidationResult.anyUnresolved(results)) {
+            b.append("\n").append(escaped(ValidationResult.UNRESOLVED_LEGEND)).append(" (`--reps ").append(ValidationRun.REPS).append("`).\n");
+        }
         return b.toString();
+    }
+
+    /** {@code text} with the unresolved mark escaped, so Markdown shows it rather than reading emphasis or a list item. */
+    private static String escaped(String text) {
+        return text.replace(ValidationResult.UNRESOLVED_MARK, "\\" + ValidationResult.UNRESOLVED_MARK);
     }
 
     /**

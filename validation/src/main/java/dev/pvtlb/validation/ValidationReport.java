@@ -41,7 +41,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource, Str
             for (ValidationResult.Figure f : r.figures()) {
                 FigureUnit u = f.figure().unit();
                 out.printf(ROW, r.experiment().id(), f.figure().name(), u.format(f.figure().published()), u.format(f.emulated()),
-                        f.figure().band().describe(u), f.verdict());
+                        f.figure().band().describe(u), f.markedVerdict());
             }
         }
         for (ValidationResult r : results) {
@@ -76,9 +76,12 @@ record ValidationReport(List<ValidationResult> results, String spreadSource, Str
         List<String> verdicts = new ArrayList<>();
         long passed = results.stream().filter(ValidationResult::pass).count();
         for (ValidationResult r : results) {
-            verdicts.add(r.experiment().id() + " " + r.verdict());
+            verdicts.add(r.experiment().id() + " " + r.markedVerdict());
         }
         out.printf("verdicts: %s (%d of %d pass)%n", String.join(", ", verdicts), passed, results.size());
+        if (ValidationResult.anyUnresolved(results)) {
+            out.printf("%s (--reps %d)%n", ValidationResult.UNRESOLVED_LEGEND, ValidationRun.REPS);
+        }
     }
 
     /** {@code {"experiments": [...]}}, the interface of acceptance/README.md, with each figure's numbers beside the readable strings. */
@@ -127,6 +130,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource, Str
                 band.putAll(d.band().toMap());
                 m.put("band", band);
                 m.put("verdict", f.verdict());
+                m.put("resolved", f.resolved());
                 if (steady != null) {
                     steady.annotate(x.id(), i, m);
                 }
@@ -136,6 +140,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource, Str
             e.put("emulated", String.join("; ", emulated));
             e.put("band", String.join("; ", bands));
             e.put("verdict", r.verdict());
+            e.put("resolved", r.resolved());
             e.put("figures", figures);
             if (r.curve() != null) {
                 ValidationCurve c = x.curve();
@@ -193,7 +198,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource, Str
         for (ValidationResult r : results) {
             ValidationExperiment x = r.experiment();
             b.append("<h2>").append(Html.escape(x.id())).append(" <span class='").append(r.verdict()).append("'>")
-                    .append(r.verdict()).append("</span></h2>\n<p>").append(Html.escape(x.source())).append("<br>")
+                    .append(r.markedVerdict()).append("</span></h2>\n<p>").append(Html.escape(x.source())).append("<br>")
                     .append(Html.escape(x.setup())).append("<br>machine: ").append(Html.escape(x.machineName() + ", " + x.machineDescription()))
                     .append(r.window() == null ? "" : "<br>window: " + Html.escape(r.window().describe())).append("</p>\n<table><tr><th>figure</th><th>published</th><th>as published</th>"
                             + "<th>emulated</th><th>band</th><th>verdict</th></tr>\n");
@@ -205,9 +210,12 @@ record ValidationReport(List<ValidationResult> results, String spreadSource, Str
                         .append(Html.escape(f.figure().asPublished())).append("</td><td>").append(Html.escape(u.format(f.emulated())))
                         .append(Double.isFinite(f.standardError()) ? " " + Html.escape(u.formatSpread(f.standardError())) : "")
                         .append("</td><td>").append(Html.escape(f.figure().band().describe(u))).append("</td><td class='").append(v)
-                        .append("'>").append(v).append("</td></tr>\n");
+                        .append("'>").append(Html.escape(f.markedVerdict())).append("</td></tr>\n");
             }
             b.append("</table>\n");
+            if (r.figures().stream().anyMatch(f -> !f.resolved())) {
+                b.append("<p>").append(Html.escape(ValidationResult.UNRESOLVED_LEGEND)).append(".</p>\n");
+            }
             for (ValidationResult.Figure f : r.figures()) {
                 if (Double.isFinite(f.emulated())) { // a figure that could not be computed has only its table row
                     b.append(SvgChart.barChart(f.figure().name(), f.figure().unit().symbol, List.of("published", "emulated"),

@@ -34,7 +34,7 @@ class ValidationReportTest {
         List<Map<String, Object>> exps = (List<Map<String, Object>>) doc.get("experiments");
         assertEquals(List.of("smt-dedup", "smt-dedup-absolute"), exps.stream().map(e -> e.get("id")).toList());
         Map<String, Object> smt = exps.get(0);
-        assertEquals(List.of("id", "source", "setup", "profile", "window", "published", "emulated", "band", "verdict", "figures", "runs"),
+        assertEquals(List.of("id", "source", "setup", "profile", "window", "published", "emulated", "band", "verdict", "resolved", "figures", "runs"),
                 List.copyOf(smt.keySet()));
         assertEquals(Map.of("warmup_s", 0, "measured_s", 0, "shortest_s", 0, "longest_s", 0, "length", "ops"), smt.get("window"),
                 "constructed reports simulate no time");
@@ -55,6 +55,7 @@ class ValidationReportTest {
         assertEquals(0.778816, munmap.get("emulated"));
         assertEquals(Map.of("text", "[-30.00%, -5.00%]", "low", -30, "high", -5, "ends", "inclusive"), munmap.get("band"));
         assertEquals("fail", munmap.get("verdict"));
+        assertEquals(true, munmap.get("resolved"), "constructed runs have no spread");
         Map<String, Object> abs = ((List<Map<String, Object>>) exps.get(1).get("figures")).get(0);
         assertEquals(Map.of("text", "14072 ns +-35%", "around", 14072, "within_fraction", 0.35), abs.get("band"));
         assertEquals(List.of("pvtlb run munmap-storm --set profile=x86-haswell --set kernel=4.19 --set shape=munmap.c --set ops=4096 --set mainCpu=0 "
