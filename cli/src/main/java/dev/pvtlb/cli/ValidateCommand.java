@@ -91,6 +91,10 @@ final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress bar on stderr")
     boolean quiet;
 
+    @Option(names = "--reps", paramLabel = "N", description = "repetitions of every run (default 3, the acceptance check's): more "
+            + "narrow the standard errors and may resolve a verdict marked * (1 to 1000)")
+    Integer reps;
+
     @Option(names = "--host", description = "validate against this host instead: run munmap-storm, mprotect-noise and "
             + "tlb-flush2 here and in the model (the backend the probe detects), band +-25%% of the host's median")
     boolean host;
@@ -114,7 +118,13 @@ final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException, IOException {
         if (host) {
+            if (reps != null) {
+                throw new ModelException("--reps does not go with --host (its rounds are --rounds)");
+            }
             return callHost();
+        }
+        if (reps != null && (reps < 1 || reps > 1000)) {
+            throw new ModelException("--reps must be between 1 and 1000, got " + reps);
         }
         if (profile != null || threads != null || rounds != null) {
             throw new ModelException((profile != null ? "--profile" : threads != null ? "--threads" : "--rounds") + " goes with --host");
@@ -129,10 +139,13 @@ final class ValidateCommand implements Callable<Integer> {
         }
         Fidelity level = Fidelity.parse(fidelity);
         if (fidelityCheck) {
+            if (reps != null) {
+                throw new ModelException("--reps does not go with --fidelity-check");
+            }
             return callFidelityCheck(experiments, threads);
         }
         ValidationOutcome outcome = Validation.run(experiments, new ValidationOptions(level, threads, sensitivity, steady,
-                new ProgressBar(spec.commandLine().getErr(), quiet)));
+                new ProgressBar(spec.commandLine().getErr(), quiet), reps != null ? reps : ValidationOptions.DEFAULT_REPS));
         outcome.print(spec.commandLine().getOut());
         if (json != null) {
             ReportFile.write(json, "--json", outcome.json());

@@ -94,6 +94,23 @@ class ValidateCommandTest {
         assertTrue(json.contains("\"emulated\": " + dev.pvtlb.report.Json.number(victim[1] / victim[0]) + ",\n"), json);
     }
 
+    /** --reps N: every run repeated N times, said in the header, the runs' command lines and the mark's legend. */
+    @Test
+    void repsRepeatsEveryRunAndSaysSo(@TempDir Path dir) throws Exception {
+        Path j = dir.resolve("v.json");
+        MainTest.Result r = MainTest.pvtlb("validate", "--only", "arm64-noise", "--reps", "2", "--quiet", "--json", j.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("validate: 1 experiment(s) of validation.md, each run with --reps 2 --seed 1 at fidelity fast\n"),
+                r.out());
+        String json = Files.readString(j);
+        assertTrue(json.contains("\"pvtlb run mprotect-noise --backend arm64 --set profile=arm64-thunderx2 --set kernel=5.2 "
+                + "--set arm64.flush=local --reps 2 --seed 1\""), json);
+        assertEquals(3, json.split("--reps 2 --seed 1", -1).length - 1, "each of the three runs");
+        MainTest.assertRefusedInOneLine("validate --only arm64-noise --reps 0");
+        MainTest.assertRefusedInOneLine("validate --reps 2 --host");
+        MainTest.assertRefusedInOneLine("validate --reps 2 --fidelity-check");
+    }
+
     @Test
     void theHostsValidationHasNoWindowToDouble() {
         MainTest.assertRefusedInOneLine("validate --host --steady");

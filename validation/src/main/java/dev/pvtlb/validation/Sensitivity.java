@@ -72,7 +72,7 @@ public final class Sensitivity {
     static ValidationRun variant(ValidationRun r, String key, double value) {
         List<String> sets = new ArrayList<>(r.sets());
         sets.add(Scenario.PROFILE_FIGURE + key + "=" + Json.number(value));
-        return new ValidationRun(r.key() + "@" + key + "=" + Json.number(value), r.scenario(), r.backend(), List.copyOf(sets));
+        return new ValidationRun(r.key() + "@" + key + "=" + Json.number(value), r.scenario(), r.backend(), List.copyOf(sets), r.reps());
     }
 
     /**

@@ -54,7 +54,8 @@ public final class Validation {
      */
     public static ValidationOutcome run(List<ValidationExperiment> experiments, ValidationOptions options)
             throws InterruptedException {
-        List<ValidationRun> runs = ValidationRunner.runsOf(experiments).stream().map(r -> r.at(options.fidelity())).toList();
+        List<ValidationRun> runs = ValidationRunner.runsOf(experiments).stream()
+                .map(r -> r.at(options.fidelity()).withReps(options.reps())).toList();
         if (options.sensitivity() && Sensitivity.rangesOf(runs).isEmpty()) {
             throw new dev.pvtlb.model.ModelException("--sensitivity: the runs' profile gives no ASSUMED figure with a range "
                     + "('# ASSUMED range: LOW..HIGH' above its key); nothing to vary");
@@ -67,7 +68,7 @@ public final class Validation {
                 ? Sensitivity.run(experiments, outcome, runs, results, options.parallel(), options.progress()) : null;
         SteadyState st = options.steady()
                 ? SteadyState.run(outcome, runs, doubledRuns, options.parallel(), options.progress()) : null;
-        return new ValidationOutcome(outcome, options.fidelity().key(), s, st);
+        return new ValidationOutcome(outcome, options.fidelity().key(), options.reps(), s, st);
     }
 
     /**

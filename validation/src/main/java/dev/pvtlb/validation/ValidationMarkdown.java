@@ -18,13 +18,21 @@ final class ValidationMarkdown {
 
     private ValidationMarkdown() {}
 
-    /** {@link #tables(List)}, then the fidelity level the runs used. */
-    static String tables(List<ValidationResult> results, String fidelity) {
-        return tables(results) + "\nEvery run at fidelity " + fidelity + " (docs/fidelity.md).\n";
+    /** {@link #tables(List, int)}, then the fidelity level the runs used. */
+    static String tables(List<ValidationResult> results, String fidelity, int reps) {
+        return tables(results, reps) + "\nEvery run at fidelity " + fidelity + " (docs/fidelity.md).\n";
     }
 
-    /** One row per figure (details in parentheses in the verdict column), then each experiment's curve. */
+    /** {@link #tables(List, int)} of runs with the acceptance check's repetitions. */
     static String tables(List<ValidationResult> results) {
+        return tables(results, ValidationRun.REPS);
+    }
+
+    /**
+     * One row per figure (details in parentheses in the verdict column), then each experiment's
+     * curve; {@code reps}, the runs' repetitions, goes with the mark of an unresolved verdict.
+     */
+    static String tables(List<ValidationResult> results, int reps) {
         StringBuilder b = new StringBuilder();
         b.append("| experiment | figure | published | emulated | band | verdict |\n");
         b.append("|---|---|---|---|---|---|\n");
@@ -59,7 +67,7 @@ final class ValidationMarkdown {
         b.append("\nVerdicts: ").append(String.join(", ", results.stream().map(r -> r.experiment().id() + " " + escaped(r.markedVerdict())).toList()))
                 .append(" (").append(passed).append(" of ").append(results.size()).append(" pass).\n");
         if (ValidationResult.anyUnresolved(results)) {
-            b.append("\n").append(escaped(ValidationResult.UNRESOLVED_LEGEND)).append(" (`--reps ").append(ValidationRun.REPS).append("`).\n");
+            b.append("\n").append(escaped(ValidationResult.UNRESOLVED_LEGEND)).append(" (`--reps ").append(reps).append("`).\n");
         }
         return b.toString();
     }

@@ -15,14 +15,29 @@ import java.util.Objects;
  *        the high end of its range ({@link Sensitivity}), which takes many times longer
  * @param steady also run every run with its measurement window doubled ({@link SteadyState})
  * @param progress where progress is drawn
+ * @param reps repetitions of every run (the acceptance check's 3 by default): more narrow the
+ *        standard errors and may resolve a verdict the default leaves unresolved
+ *        ({@link ValidationResult.Figure#resolved()})
  */
-public record ValidationOptions(Fidelity fidelity, int parallel, boolean sensitivity, boolean steady, ProgressBar progress) {
+public record ValidationOptions(Fidelity fidelity, int parallel, boolean sensitivity, boolean steady, ProgressBar progress,
+        int reps) {
     public ValidationOptions {
         Objects.requireNonNull(fidelity, "fidelity");
         Objects.requireNonNull(progress, "progress");
         if (parallel < 1) {
             throw new IllegalArgumentException("parallel must be at least 1, got " + parallel);
         }
+        if (reps < 1) {
+            throw new IllegalArgumentException("reps must be at least 1, got " + reps);
+        }
+    }
+
+    /** The acceptance check's repetitions of every run, {@code --reps 3}. */
+    public static final int DEFAULT_REPS = ValidationRun.REPS;
+
+    /** Options with the acceptance check's repetitions ({@code --reps 3}). */
+    public ValidationOptions(Fidelity fidelity, int parallel, boolean sensitivity, boolean steady, ProgressBar progress) {
+        this(fidelity, parallel, sensitivity, steady, progress, ValidationRun.REPS);
     }
 
     /** The command's defaults: fast fidelity, one run per core, the table alone, no progress drawn. */

@@ -16,14 +16,16 @@ import java.util.Optional;
 public final class ValidationOutcome {
     private final List<ValidationResult> results;
     private final String fidelity;
+    private final int reps;
     private final ValidationReport report;
     private final Sensitivity sensitivity;
     private final SteadyState steady;
 
-    ValidationOutcome(List<ValidationResult> results, String fidelity, Sensitivity sensitivity, SteadyState steady) {
+    ValidationOutcome(List<ValidationResult> results, String fidelity, int reps, Sensitivity sensitivity, SteadyState steady) {
         this.results = List.copyOf(results);
         this.fidelity = fidelity;
-        this.report = new ValidationReport(this.results, ValidationReport.REPETITIONS, fidelity);
+        this.reps = reps;
+        this.report = new ValidationReport(this.results, ValidationReport.REPETITIONS, fidelity, reps);
         this.sensitivity = sensitivity;
         this.steady = steady;
     }
@@ -70,7 +72,7 @@ public final class ValidationOutcome {
 
     /** The figures as Markdown tables, then the fidelity level: the generated block of docs/validation.md. */
     public String markdown() {
-        return ValidationMarkdown.tables(results, fidelity);
+        return ValidationMarkdown.tables(results, fidelity, reps);
     }
 
     /**

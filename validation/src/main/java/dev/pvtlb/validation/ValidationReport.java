@@ -13,24 +13,24 @@ import java.util.Map;
  * What {@code pvtlb validate} prints and writes: the text table, the JSON document and the HTML
  * page, from the same results. Nothing here reads a clock, so two runs give the same bytes.
  */
-record ValidationReport(List<ValidationResult> results, String spreadSource, String fidelity) {
+record ValidationReport(List<ValidationResult> results, String spreadSource, String fidelity, int reps) {
     private static final String ROW = "%-19s %-47s %-11s %-11s %-22s %s%n";
 
     /** Where validate's standard errors come from: the repetitions of each run. */
     static final String REPETITIONS = "from the spread of its runs' repetitions (RunResults.standardError(); counters carry none)";
 
     ValidationReport(List<ValidationResult> results) {
-        this(results, REPETITIONS, null);
+        this(results, REPETITIONS, null, ValidationRun.REPS);
     }
 
     /** A report whose runs' level is not stated (host validation's rounds). */
     ValidationReport(List<ValidationResult> results, String spreadSource) {
-        this(results, spreadSource, null);
+        this(results, spreadSource, null, ValidationRun.REPS);
     }
 
     void print(PrintWriter out) {
         out.printf("validate: %d experiment(s) of validation.md, each run with --reps %d --seed %d%s%n%n",
-                results.size(), ValidationRun.REPS, ValidationRun.SEED, fidelity == null ? "" : " at fidelity " + fidelity);
+                results.size(), reps, ValidationRun.SEED, fidelity == null ? "" : " at fidelity " + fidelity);
         printTable(out);
     }
 
@@ -80,7 +80,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource, Str
         }
         out.printf("verdicts: %s (%d of %d pass)%n", String.join(", ", verdicts), passed, results.size());
         if (ValidationResult.anyUnresolved(results)) {
-            out.printf("%s (--reps %d)%n", ValidationResult.UNRESOLVED_LEGEND, ValidationRun.REPS);
+            out.printf("%s (--reps %d)%n", ValidationResult.UNRESOLVED_LEGEND, reps);
         }
     }
 
@@ -152,7 +152,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource, Str
                 m.put("emulated", list(r.curve()));
                 e.put("curve", m);
             }
-            e.put("runs", x.runs().stream().map(ValidationRun::commandLine).toList());
+            e.put("runs", x.runs().stream().map(run -> run.withReps(reps).commandLine()).toList());
             experiments.add(e);
         }
         Map<String, Object> m = new LinkedHashMap<>();
@@ -192,7 +192,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource, Str
         StringBuilder b = new StringBuilder();
         b.append(Html.head("pvtlb validate"))
                 .append("<h1>pvtlb validate</h1>\n<p>The experiments of validation.md, each run with --reps ")
-                .append(ValidationRun.REPS).append(" --seed ").append(ValidationRun.SEED)
+                .append(reps).append(" --seed ").append(ValidationRun.SEED)
                 .append(fidelity == null ? "" : " at fidelity " + Html.escape(fidelity))
                 .append(". Not run yet: ").append(Html.escape(String.join(", ", ValidationExperiments.NOT_RUN_YET))).append(".</p>\n");
         for (ValidationResult r : results) {
@@ -231,7 +231,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource, Str
             }
             b.append("<p>Runs:</p>\n<ul class='runs'>\n");
             for (ValidationRun run : x.runs()) {
-                b.append("<li><code>").append(Html.escape(run.commandLine())).append("</code></li>\n");
+                b.append("<li><code>").append(Html.escape(run.withReps(reps).commandLine())).append("</code></li>\n");
             }
             b.append("</ul>\n");
         }

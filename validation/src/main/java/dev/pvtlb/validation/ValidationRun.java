@@ -11,11 +11,23 @@ import java.util.List;
  * One run an experiment reads, exactly as the acceptance check (10-cost-fidelity) starts it:
  * {@code pvtlb run SCENARIO [--backend B] --set ... --reps 3 --seed 1}. Its key is the name the
  * check gives its JSON file (cf-8-true, smt-false, ...), so the two can be read side by side.
+ * {@code validate --reps N} runs it with N repetitions instead ({@link #withReps}).
  */
-public record ValidationRun(String key, String scenario, String backend, List<String> sets) {
+public record ValidationRun(String key, String scenario, String backend, List<String> sets, int reps) {
     /** Seed and repetitions of every validation run (the acceptance check's {@code --reps 3 --seed 1}). */
     static final long SEED = 1;
     static final int REPS = 3;
+
+    public ValidationRun {
+        if (reps < 1) {
+            throw new dev.pvtlb.model.ModelException("--reps must be at least 1, got " + reps);
+        }
+    }
+
+    /** A run with the acceptance check's {@value #REPS} repetitions. */
+    ValidationRun(String key, String scenario, String backend, List<String> sets) {
+        this(key, scenario, backend, sets, REPS);
+    }
 
     static ValidationRun of(String key, String scenario, String... sets) {
         return new ValidationRun(key, scenario, null, List.of(sets));
@@ -25,12 +37,17 @@ public record ValidationRun(String key, String scenario, String backend, List<St
         return new ValidationRun(key, scenario, backend, List.of(sets));
     }
 
+    /** This run with {@code n} repetitions: more narrow each figure's standard error, by the square root of their count. */
+    ValidationRun withReps(int n) {
+        return new ValidationRun(key, scenario, backend, sets, n);
+    }
+
     /** This run on the machine profile {@code profile}, set first so that the run's own settings come after it. */
     ValidationRun onProfile(String profile) {
         List<String> all = new ArrayList<>();
         all.add("profile=" + profile);
         all.addAll(sets);
-        return new ValidationRun(key, scenario, backend, List.copyOf(all));
+        return new ValidationRun(key, scenario, backend, List.copyOf(all), reps);
     }
 
     /** What a run's key ends with when its measurement window is doubled ({@link #doubled()}). */
@@ -76,19 +93,19 @@ public record ValidationRun(String key, String scenario, String backend, List<St
             all.removeIf(s -> s.startsWith(name + "="));
             all.add(name + "=" + 2 * Long.parseLong(value));
         }
-        return new ValidationRun(key + DOUBLED, scenario, backend, List.copyOf(all));
+        return new ValidationRun(key + DOUBLED, scenario, backend, List.copyOf(all), reps);
     }
 
     /** The run's scenario, at the fast level unless its settings name one (validate's default, docs/fidelity.md). */
     Scenario build() {
-        return ScenarioArgs.build(scenario, backend, sets, SEED, REPS).defaultFidelity(Fidelity.FAST);
+        return ScenarioArgs.build(scenario, backend, sets, SEED, reps).defaultFidelity(Fidelity.FAST);
     }
 
     /** This run at fidelity level {@code f}: the setting goes last, so it wins over any the run had. */
     ValidationRun at(Fidelity f) {
         List<String> all = new ArrayList<>(sets);
         all.add("fidelity=" + f.key());
-        return new ValidationRun(key, scenario, backend, List.copyOf(all));
+        return new ValidationRun(key, scenario, backend, List.copyOf(all), reps);
     }
 
     /** The command line that gives the same report. */
@@ -102,7 +119,7 @@ public record ValidationRun(String key, String scenario, String backend, List<St
             words.add("--set");
             words.add(s);
         }
-        words.addAll(List.of("--reps", Integer.toString(REPS), "--seed", Long.toString(SEED)));
+        words.addAll(List.of("--reps", Integer.toString(reps), "--seed", Long.toString(SEED)));
         return String.join(" ", words);
     }
 }
