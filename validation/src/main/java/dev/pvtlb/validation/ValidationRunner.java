@@ -8,6 +8,7 @@ import dev.pvtlb.study.LocalRuns;
 import dev.pvtlb.study.ScenarioArgs;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,15 +42,34 @@ final class ValidationRunner {
             scenarios.add(s);
         }
         List<Integer> order = new ArrayList<>();
+        long[] sizes = new long[runs.size()];
         for (int i = 0; i < runs.size(); i++) {
             order.add(i);
+            sizes[i] = size(scenarios.get(i));
         }
+        // Largest first: the pool ends when its last run does, and a large run started last keeps
+        // one thread busy while the others idle. A stable sort keeps table order among equals.
+        order.sort(Comparator.comparingLong((Integer i) -> sizes[i]).reversed());
         List<RunReport> done = LocalRuns.run(order, parallel, i -> Runner.run(scenarios.get(i)),
                 i -> runs.get(i).key() + " (" + runs.get(i).commandLine() + ")", "pvtlb-validate", progress);
+        RunReport[] byRun = new RunReport[runs.size()];
+        for (int j = 0; j < order.size(); j++) {
+            byRun[order.get(j)] = done.get(j);
+        }
         Map<String, RunReport> reports = new LinkedHashMap<>();
         for (int i = 0; i < runs.size(); i++) {
-            reports.put(runs.get(i).key(), done.get(i));
+            reports.put(runs.get(i).key(), byRun[i]);
         }
         return new RunResults(Collections.unmodifiableMap(reports));
+    }
+
+    /**
+     * How much a run simulates, for the order runs start in: its vCPUs over all its VMs, times its
+     * repetitions (a KVM run of three 64-vCPU VMs is the largest of validate's runs, an arm64
+     * run on 4 CPUs among the smallest). An estimate; the figures do not depend on it.
+     */
+    private static long size(Scenario s) {
+        var config = s.guestConfig(0);
+        return (long) config.cpus() * config.vms() * s.reps();
     }
 }
