@@ -80,7 +80,8 @@ record ValidationReport(List<ValidationResult> results, String spreadSource, Str
         }
         out.printf("verdicts: %s (%d of %d pass)%n", String.join(", ", verdicts), passed, results.size());
         if (ValidationResult.anyUnresolved(results)) {
-            out.printf("%s (--reps %d)%n", ValidationResult.UNRESOLVED_LEGEND, reps);
+            // The host's spread comes from its rounds (--rounds), not from repetitions.
+            out.printf("%s%s%n", ValidationResult.UNRESOLVED_LEGEND, REPETITIONS.equals(spreadSource) ? " (--reps " + reps + ")" : "");
         }
     }
 

@@ -68,6 +68,17 @@ class VerdictResolutionTest {
     }
 
     @Test
+    void aHostReportsLegendDoesNotNameRepetitions() {
+        ValidationResult.Figure counted = figure(Band.around(69501, 0.25), 86000, 1000);
+        ValidationExperiment x = new ValidationExperiment("host-tlb-flush2", "this host", "tlb-flush2", null, List.of(),
+                List.of(counted.figure()), null);
+        StringWriter text = new StringWriter();
+        new ValidationReport(List.of(new ValidationResult(x, List.of(counted), null)), "from the emulated figure's spread over "
+                + "the rounds").printTable(new PrintWriter(text));
+        assertTrue(text.toString().endsWith("so more repetitions could turn the verdict\n"), text.toString());
+    }
+
+    @Test
     void aResolvedResultCarriesNoMarkAndNoLegend() {
         ValidationResult.Figure counted = figure(Band.closed(5, 40), 20, 1);
         ValidationExperiment x = new ValidationExperiment("e", "source", "setup", null, List.of(), List.of(counted.figure()), null);
