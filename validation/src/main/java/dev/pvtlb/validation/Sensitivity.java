@@ -25,8 +25,11 @@ import java.util.TreeMap;
  * figure leaves its band.
  */
 public final class Sensitivity {
-    /** One end of one figure's range, and what each experiment's figures came to there. */
-    record End(String key, double value, Map<String, List<Double>> emulated) {}
+    /**
+     * One end of one figure's range, what each experiment's figures came to there, and whether the
+     * end's repetitions resolve each figure's verdict ({@link ValidationResult.Figure#resolved()}).
+     */
+    record End(String key, double value, Map<String, List<Double>> emulated, Map<String, List<Boolean>> resolved) {}
 
     /** A figure outside its band at one end. */
     record Break(String experiment, String figure, String key, double value, String emulated) {}
@@ -110,10 +113,13 @@ public final class Sensitivity {
                 }
                 RunResults at = new RunResults(view);
                 Map<String, List<Double>> emulated = new LinkedHashMap<>();
+                Map<String, List<Boolean>> resolved = new LinkedHashMap<>();
                 for (ValidationExperiment x : experiments) {
-                    emulated.put(x.id(), ValidationResult.of(x, at).figures().stream().map(ValidationResult.Figure::emulated).toList());
+                    List<ValidationResult.Figure> figures = ValidationResult.of(x, at).figures();
+                    emulated.put(x.id(), figures.stream().map(ValidationResult.Figure::emulated).toList());
+                    resolved.put(x.id(), figures.stream().map(ValidationResult.Figure::resolved).toList());
                 }
-                ends.add(new End(e.getKey(), sides[side], emulated));
+                ends.add(new End(e.getKey(), sides[side], emulated, resolved));
             }
         }
         Map<String, List<String>> unread = new LinkedHashMap<>();
@@ -193,6 +199,53 @@ public final class Sensitivity {
             }
         }
         return keys.stream().sorted().toList();
+    }
+
+    /**
+     * The keys of {@link #flipKeys} whose every flip is within noise ({@link #flipWithinNoise}): a
+     * verdict that turns only where the repetitions cannot tell either way says nothing of the range.
+     */
+    public List<String> flipKeysWithinNoise(ValidationResult r) {
+        String id = r.experiment().id();
+        List<String> keys = new ArrayList<>();
+        for (String key : flipKeys(r)) {
+            boolean allNoise = ends.stream().filter(e -> e.key().equals(key))
+                    .filter(e -> flips(r.experiment().figures(), r.figures(), e.emulated().get(id)))
+                    .allMatch(e -> flipWithinNoise(r.experiment().figures(), r.figures(), e.emulated().get(id), e.resolved().get(id)));
+            if (allNoise) {
+                keys.add(key);
+            }
+        }
+        return keys;
+    }
+
+    /** Whether the verdict the counted figures give at an end ({@code values}) differs from the one at the profile's values. */
+    static boolean flips(List<ValidationFigure> figures, List<ValidationResult.Figure> mid, List<Double> values) {
+        boolean pass = true;
+        boolean midPass = true;
+        for (int i = 0; i < figures.size(); i++) {
+            if (!figures.get(i).detail()) {
+                pass &= holds(figures.get(i), values.get(i));
+                midPass &= mid.get(i).pass();
+            }
+        }
+        return pass != midPass;
+    }
+
+    /**
+     * Whether a flip at an end is within noise: some counted figure that is in its band on one side
+     * and out of it on the other is not resolved by its repetitions there or at the profile's values
+     * (two standard errors of it reach past an end of its band).
+     */
+    static boolean flipWithinNoise(List<ValidationFigure> figures, List<ValidationResult.Figure> mid, List<Double> values,
+                                   List<Boolean> resolved) {
+        for (int i = 0; i < figures.size(); i++) {
+            ValidationFigure f = figures.get(i);
+            if (!f.detail() && holds(f, values.get(i)) != mid.get(i).pass() && (!resolved.get(i) || !mid.get(i).resolved())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Reproduced: every figure, details included, in its band at the profile's values and at every end. */
@@ -275,9 +328,16 @@ public final class Sensitivity {
             out.printf("  %-19s %s%n", r.experiment().id(), keys.isEmpty() ? "none" : String.join(", ", keys));
         }
         out.printf("%nASSUMED keys that flip an experiment's verdict at one of their ends:%n");
+        boolean noise = false;
         for (ValidationResult r : mid) {
-            List<String> keys = flipKeys(r);
+            List<String> within = flipKeysWithinNoise(r);
+            List<String> keys = flipKeys(r).stream().map(k -> within.contains(k) ? k + ValidationResult.UNRESOLVED_MARK : k).toList();
+            noise |= !within.isEmpty();
             out.printf("  %-19s %s%n", r.experiment().id(), keys.isEmpty() ? "none" : String.join(", ", keys));
+        }
+        if (noise) {
+            out.printf("  %s within noise: where the verdict turns, the figure that turns is not resolved by its repetitions "
+                    + "(at that end or at the profile's values)%n", ValidationResult.UNRESOLVED_MARK);
         }
         List<String> verdicts = new ArrayList<>();
         for (ValidationResult r : mid) {
@@ -305,6 +365,7 @@ public final class Sensitivity {
             x.put("ends_holding", endsHeld(r));
             x.put("reproduced", reproduced(r));
             x.put("flip_keys", flipKeys(r));
+            x.put("flip_keys_within_noise", flipKeysWithinNoise(r));
             x.put("unread_keys", unread.getOrDefault(r.experiment().id(), List.of()));
             List<Object> spans = new ArrayList<>();
             for (int i = 0; i < r.figures().size(); i++) {

@@ -31,6 +31,35 @@ class SensitivityJudgingTest {
         assertFalse(Sensitivity.holds(munmap, 2));
     }
 
+    /**
+     * kvm-sched-yield at the profile's values, -17.23% +-11.63 against [+5%, +40%]: a fail the
+     * repetitions do not resolve. An end where the figure comes to +6% turns the verdict, within
+     * noise; so does an end whose own spread reaches past the band. A figure resolved on both sides
+     * turns it for real.
+     */
+    @Test
+    void aVerdictThatTurnsWhereTheRepetitionsCannotTellIsWithinNoise() {
+        ValidationFigure gain = figure(FigureUnit.PERCENT, 17, Band.closed(5, 40));
+        java.util.List<ValidationFigure> figures = java.util.List.of(gain);
+        java.util.List<ValidationResult.Figure> noisyFail = java.util.List.of(new ValidationResult.Figure(gain, -17.23, 11.63));
+        assertTrue(Sensitivity.flips(figures, noisyFail, java.util.List.of(6.0)));
+        assertFalse(Sensitivity.flips(figures, noisyFail, java.util.List.of(-3.0)), "a fail at both: no flip");
+        assertTrue(Sensitivity.flipWithinNoise(figures, noisyFail, java.util.List.of(6.0), java.util.List.of(true)));
+
+        java.util.List<ValidationResult.Figure> clearFail = java.util.List.of(new ValidationResult.Figure(gain, -17.23, 1));
+        assertTrue(Sensitivity.flipWithinNoise(figures, clearFail, java.util.List.of(6.0), java.util.List.of(false)),
+                "the end's own spread reaches past the band");
+        assertFalse(Sensitivity.flipWithinNoise(figures, clearFail, java.util.List.of(20.0), java.util.List.of(true)),
+                "resolved at the profile's values and at the end: a real flip");
+
+        ValidationFigure detail = gain.detail("f, one placement alone", r -> 0);
+        java.util.List<ValidationFigure> withDetail = java.util.List.of(gain, detail);
+        java.util.List<ValidationResult.Figure> mid = java.util.List.of(new ValidationResult.Figure(gain, -17.23, 1),
+                new ValidationResult.Figure(detail, -17.23, 11.63));
+        assertFalse(Sensitivity.flipWithinNoise(withDetail, mid, java.util.List.of(20.0, 20.0), java.util.List.of(true, false)),
+                "a detail's noise does not make the verdict's flip noise: the verdict leaves details out");
+    }
+
     @Test
     void bandsGiveTheirLimitsOrNullWhereOpen() {
         assertEquals(13.0, Band.around(20, 0.35).lowest(), 1e-12);
