@@ -189,12 +189,7 @@ public final class Sensitivity {
         List<ValidationFigure> figures = r.experiment().figures();
         List<String> keys = new ArrayList<>();
         for (End e : ends) {
-            List<Double> values = e.emulated().get(r.experiment().id());
-            boolean pass = true;
-            for (int i = 0; i < figures.size(); i++) {
-                pass &= figures.get(i).detail() || holds(figures.get(i), values.get(i));
-            }
-            if (pass != r.pass() && !keys.contains(e.key())) {
+            if (flips(figures, r.figures(), e.emulated().get(r.experiment().id())) && !keys.contains(e.key())) {
                 keys.add(e.key());
             }
         }

@@ -214,7 +214,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource, Str
                         .append("'>").append(Html.escape(f.markedVerdict())).append("</td></tr>\n");
             }
             b.append("</table>\n");
-            if (r.figures().stream().anyMatch(f -> !f.resolved())) {
+            if (ValidationResult.anyUnresolved(List.of(r))) {
                 b.append("<p>").append(Html.escape(ValidationResult.UNRESOLVED_LEGEND)).append(".</p>\n");
             }
             for (ValidationResult.Figure f : r.figures()) {
