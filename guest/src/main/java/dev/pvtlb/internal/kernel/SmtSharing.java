@@ -18,8 +18,12 @@ import java.util.function.BooleanSupplier;
  * Reference Manual recommends in spin-wait loops on Hyper-Threading processors so that the spinning
  * thread leaves the shared execution resources to its sibling. A spin the model runs as steps of
  * work (not blocked) counts as executing. The sibling's state is read once, when the step starts,
- * so a step does not stretch when a sibling wakes during it. Only the guest's topology is
- * modelled: a vCPU's siblings are the vCPUs of its virtual core.
+ * so a step does not stretch when a sibling wakes during it, nor shrink when the sibling stops: a
+ * long step that begins during a sibling's short one is slowed whole. That is the model's grain,
+ * not the hardware's (which shares the core only while both execute), and it decides
+ * concurrent-flush's 16-thread point in docs/validation.md, where the series' local flush runs
+ * while an SMT-sibling target takes the IPI. Only the guest's topology is modelled: a vCPU's
+ * siblings are the vCPUs of its virtual core.
  *
  * <p>The factor is kept in thousandths and applied in integer arithmetic (rounded half up), so a
  * run is exactly reproducible; a CPU without siblings, or a factor of 1, keeps every cost as it is.
