@@ -35,7 +35,7 @@ public final class IdleLoop extends InternalPath {
             c.rq.current(next);
             g.vmstat().inc(Counter.CONTEXT_SWITCHES);
             g.rcu().quiescentState(c);
-            c.call(next.userMode);
+            c.call(UserMode.of(next));
             c.call(new SwitchMmPath(next));
             return g.costs().contextSwitchNs;
         }

@@ -3,7 +3,6 @@ package dev.pvtlb.internal.kernel;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.pvops.GuestKnobs;
 import dev.pvtlb.pvops.KnobRegistry;
-
 import dev.pvtlb.flush.FlushChecker;
 import dev.pvtlb.hazard.HazardLog;
 import dev.pvtlb.hazard.StepLog;
@@ -21,6 +20,7 @@ import dev.pvtlb.internal.sim.Chooser;
 import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.internal.sim.Rng;
 import dev.pvtlb.internal.sim.SeededChooser;
+import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.smp.Topology;
 import dev.pvtlb.smp.VcpuHost;
 import dev.pvtlb.stats.CpuTime;
@@ -40,6 +40,7 @@ public final class Kernel implements AutoCloseable {
     private final Object facade;
     /** What a backend is attached with (FacadeAccess.backendContext, built above the kernel). */
     private final Function<Kernel, BackendContext> backendContexts;
+    private final Function<KernelCpu, KernelPath> idleLoops;
     private final GuestConfig config;
     private final Profile profile;
     private final Costs costs;
@@ -73,12 +74,14 @@ public final class Kernel implements AutoCloseable {
     /**
      * Builds the kernel; {@link KernelBoot} then ties it to {@code facade} and starts it
      * ({@link #start()}). {@code backendContexts} makes what the backend is attached with, at
-     * boot and at every reset.
+     * boot and at every reset; {@code idleLoops} the path at the bottom of each CPU's stack,
+     * do_idle() with __schedule() (KernelBoot hands IdleLoop's constructor).
      */
     Kernel(GuestConfig config, Chooser chooser, Object facade, Kernel primary, int vmIndex,
-           Function<Kernel, BackendContext> backendContexts) {
+           Function<Kernel, BackendContext> backendContexts, Function<KernelCpu, KernelPath> idleLoops) {
         this.facade = facade;
         this.backendContexts = backendContexts;
+        this.idleLoops = idleLoops;
         this.primary = primary;
         this.vmIndex = vmIndex;
         this.config = config;
@@ -100,7 +103,7 @@ public final class Kernel implements AutoCloseable {
         this.hazards = new HazardLog(trace);
         this.hazardDetector = new HazardDetector(machine.pageTables, engine, hazards);
         for (KernelCpu c : cpus) {
-            c.localTlb().walker().observer(hazardDetector);
+            c.localTlb().detector(hazardDetector);
         }
         this.speculation = config.speculativeWalks() ? new Speculation(this) : null;
         this.rcu = new Rcu(this, n);
@@ -112,7 +115,7 @@ public final class Kernel implements AutoCloseable {
         machine.clearCaches();
         for (KernelCpu c : cpus) {
             c.reset(initMm);
-            c.call(new IdleLoop(c));
+            c.call(idleLoops.apply(c));
             c.enqueue(0);
         }
         // Boot-time patching: the backend installs its host model, then pv_ops is generated.
@@ -366,8 +369,7 @@ public final class Kernel implements AutoCloseable {
 
     /** Whether spinlock waiters halt and are kicked (pv_ops.lock patched: kvm_spinlock_init()). */
     public boolean pvSpinlock() {
-        VcpuHost host = pvOps.vcpuHost();
-        return host != null && host.pvSpinlock();
+        return pvOps.vcpuHost() != null && pvOps.vcpuHost().pvSpinlock();
     }
 
     /** The page locks of {@code cpu}'s node (pageLocks=on), one set per socket, made at first use. */

@@ -3,6 +3,7 @@ package dev.pvtlb.internal.kernel;
 import dev.pvtlb.smp.MmHandle;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mmu.HardwareWalker;
+import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.internal.mmu.PagingStructureCache;
 import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.internal.sim.Event;
@@ -20,7 +21,7 @@ import dev.pvtlb.internal.tlb.Tlb;
  * {@link RunQueue}, how its steps are timed ({@link StepTime}) and whether the host runs its vCPU
  * ({@link VcpuRunState}).
  */
-public final class KernelCpu implements Cpu, Event {
+public final class KernelCpu implements Cpu, Event, InterruptibleCpu {
     public final int id;
     public final int socket;
     public final int core;
@@ -51,14 +52,16 @@ public final class KernelCpu implements Cpu, Event {
     // Host: a vCPU only executes while the host runs it on some pCPU.
     private final VcpuRunState runState;
 
-    KernelCpu(Kernel guest, int id, int socket, int core, int thread, Tlb tlb, PagingStructureCache psc, HardwareWalker walker) {
+    KernelCpu(Kernel guest, int id, int socket, int core, int thread, Tlb tlb, PagingStructureCache psc, HardwareWalker walker,
+              PageTables pageTables) {
         this.guest = guest;
         this.id = id;
         this.socket = socket;
         this.core = core;
         this.thread = thread;
-        this.localTlb = new LocalTlb(this, tlb, psc, walker);
-        this.interrupts = new CpuInterrupts(this);
+        this.localTlb = new LocalTlb(id, tlbState, tlb, psc, walker, guest.engine(), guest.costs(), guest.knobs(),
+                guest.vmstat(), guest.ledger(), pageTables);
+        this.interrupts = new CpuInterrupts(this, guest.engine(), guest.cpuTime(), guest.vmstat(), guest.ledger());
         this.lines = new CpuLines(this, guest.costs(), guest.ledger());
         this.stepTime = new StepTime(id, guest.cpuTime());
         this.runState = new VcpuRunState(this);
@@ -236,7 +239,7 @@ public final class KernelCpu implements Cpu, Event {
 
     /** Running a task's user code (a vCPU preempted here was not preempted in kernel mode). */
     public boolean inUserMode() {
-        return paths.top() instanceof UserMode;
+        return paths.top() instanceof UserSpacePath;
     }
 
     /**

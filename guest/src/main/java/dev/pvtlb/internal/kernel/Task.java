@@ -2,6 +2,7 @@ package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.sim.Event;
+import dev.pvtlb.smp.KernelPath;
 import java.util.BitSet;
 import java.util.SplittableRandom;
 
@@ -22,7 +23,8 @@ public final class Task {
     private final BitSet allowed;
     private final Program program;
     private final SplittableRandom random;
-    final UserMode userMode = new UserMode(this);
+    /** Its user-mode path (UserMode.of), made when it is first scheduled in. */
+    KernelPath userMode;
     private final Event wakeUp;
     TaskState state = TaskState.RUNNABLE;
     Op op;
@@ -30,8 +32,8 @@ public final class Task {
     /** When it last left its CPU (slept, was preempted or yielded): how cache-cold it is for can_migrate_task(). */
     long offCpuSince;
     /** How this task holds its mm's mmap_lock now, and how it asked for it while it sleeps on it. */
-    MmapLocking.Hold mmapLockHeld = MmapLocking.Hold.NONE;
-    MmapLocking.Hold mmapLockWanted = MmapLocking.Hold.NONE;
+    MmapLockHold mmapLockHeld = MmapLockHold.NONE;
+    MmapLockHold mmapLockWanted = MmapLockHold.NONE;
     /** Spinning for the mmap_lock (rwsem_optimistic_spin): the next attempt may steal it. */
     boolean mmapLockSpinning;
 
@@ -79,7 +81,7 @@ public final class Task {
     }
 
     /** How this task holds its mm's mmap_lock. */
-    public MmapLocking.Hold mmapLockHeld() {
+    public MmapLockHold mmapLockHeld() {
         return mmapLockHeld;
     }
 
