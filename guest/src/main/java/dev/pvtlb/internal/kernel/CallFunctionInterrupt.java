@@ -37,7 +37,7 @@ final class CallFunctionInterrupt extends InternalPath {
         Speculation speculation = cpu.kernel().speculation();
         if (speculation != null && cpu.tlbState.isLazy) {
             // The functions have run and the csds are released; the exit runs on the lazy CR3.
-            speculation.leavingInterrupt(cpu);
+            speculation.leavingInterrupt(cpu, cpu.tlbState, cpu.localTlb());
         }
         cpu.interrupts().enable();
         cpu.ret();

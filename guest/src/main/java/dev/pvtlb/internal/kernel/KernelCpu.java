@@ -21,7 +21,7 @@ import dev.pvtlb.internal.tlb.Tlb;
  * {@link RunQueue}, how its steps are timed ({@link StepTime}) and whether the host runs its vCPU
  * ({@link VcpuRunState}).
  */
-public final class KernelCpu implements Cpu, Event, InterruptibleCpu {
+public final class KernelCpu implements Cpu, Event, InterruptibleCpu, VcpuExecution {
     public final int id;
     public final int socket;
     public final int core;
@@ -47,7 +47,6 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu {
     QueuedSpinLock<KernelCpu> spinLock;
     /** Its per-CPU page list and LRU-add vector counts (pageLocks=on). */
     final PerCpuPages pages = new PerCpuPages();
-    private boolean extendedQs;
 
     // Host: a vCPU only executes while the host runs it on some pCPU.
     private final VcpuRunState runState;
@@ -64,7 +63,7 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu {
         this.interrupts = new CpuInterrupts(this, guest.engine(), guest.cpuTime(), guest.vmstat(), guest.ledger());
         this.lines = new CpuLines(this, guest.costs(), guest.ledger());
         this.stepTime = new StepTime(id, guest.cpuTime());
-        this.runState = new VcpuRunState(this);
+        this.runState = new VcpuRunState(this, guest.engine(), guest.cpuTime());
     }
 
     /** How long its steps take (SMT sharing) and what they are booked as. */
@@ -191,7 +190,8 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu {
      * stretch is the guest's steal time, not the wait's (the host books it so at each deschedule
      * and resume, {@link VcpuRunState#preempt}, {@link VcpuRunState#resume}); a spin for a lock is lock_spin.
      */
-    void bookBlocked(long now) {
+    @Override
+    public void bookBlocked(long now) {
         TimeCategory c = blockedCategory;
         if (c != TimeCategory.IDLE) {
             if (!runState.running()) {
@@ -256,7 +256,8 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu {
     }
 
     /** Blocked other than halted: busy-waiting (csd_lock_wait(), a spinlock's slow path; see bookBlocked). */
-    boolean busyWaiting() {
+    @Override
+    public boolean busyWaiting() {
         return blocked && blockedCategory != TimeCategory.IDLE;
     }
 
@@ -321,7 +322,8 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu {
     }
 
     /** Queues this CPU's next step at {@code time} (a parked vCPU the host runs again steps now). */
-    void stepAt(long time) {
+    @Override
+    public void stepAt(long time) {
         queued = true;
         guest.engine().at(time, this);
     }
@@ -351,15 +353,6 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu {
         return true; // the model has no CPU hotplug
     }
 
-    /** In an RCU extended quiescent state (idle in HLT). */
-    public boolean inExtendedQs() {
-        return extendedQs;
-    }
-
-    public void extendedQs(boolean on) {
-        this.extendedQs = on;
-    }
-
     /** Before {@link #reset}: TLB and caches as new, as a guest reset needs for an exact rerun. */
     public void resetHard() {
         localTlb.clear();
@@ -379,7 +372,6 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu {
         queued = false;
         blocked = false;
         rq.clear();
-        extendedQs = false;
         stepTime.reset();
         runState.reset();
         spinLock = null;

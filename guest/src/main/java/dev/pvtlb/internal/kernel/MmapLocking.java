@@ -88,7 +88,7 @@ public final class MmapLocking {
             Task t = (Task) o;
             t.mmapLockHeld = t.mmapLockWanted;
             t.mmapLockWanted = MmapLockHold.NONE;
-            cost += t.wakeFrom(cpu);
+            cost += TaskWakeup.wakeFrom(t, cpu);
         }
         return cost;
     }
