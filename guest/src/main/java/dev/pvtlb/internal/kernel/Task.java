@@ -79,7 +79,7 @@ public final class Task {
         return mmapLockHeld;
     }
 
-    /** schedule() with no timer: the task sleeps until {@link #wakeFrom} (a lock's waker). */
+    /** schedule() with no timer: the task sleeps until {@link TaskWakeup#wakeFrom} (a lock's waker). */
     void block() {
         state = TaskState.SLEEPING;
     }
