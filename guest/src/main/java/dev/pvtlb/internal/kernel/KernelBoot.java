@@ -24,7 +24,11 @@ public final class KernelBoot {
                 BareMetalIpi::new), facade);
     }
 
-    /** Ties {@code kernel} to {@code facade} (before the backend attaches: it may ask the facade), then starts it. */
+    /**
+     * Wires what the kernel's classes do not name themselves (each CPU's interrupt handlers, its
+     * vCPU's preempt hook), ties {@code kernel} to {@code facade} (before the backend attaches: it
+     * may ask the facade), then starts it.
+     */
     private static Kernel started(Kernel kernel, Object facade) {
         for (KernelCpu c : kernel.cpus()) {
             // idt_setup_apic_and_irq_gates() and open_softirq(RCU_SOFTIRQ): each CPU's handlers.
