@@ -70,11 +70,12 @@ class LayeringTest {
     /** Issue 40's bound on a class of the kernel room. */
     static final int MAX_KERNEL_CLASS_LINES = 400;
     /**
-     * The largest class cycle in the kernel room today (KernelCpu, Kernel and the paths they
-     * start call each other). Issue 40 asks for at most 8; this holds the figure where it is so
-     * that no change makes the knot bigger while it is untied.
+     * The largest class cycle in the kernel room today: Kernel, KernelCpu, Machine, PageLists,
+     * Processes, Task, Program and Op (the composition root, the CPUs and node page locks it builds
+     * on the machine, the tasks it spawns and what they run). Issue 40 asks for at most 8; this
+     * holds the figure where it is so that no change makes the knot bigger.
      */
-    static final int KERNEL_CLASS_CYCLE = 28;
+    static final int KERNEL_CLASS_CYCLE = 8;
 
     /** No source file of the kernel room is longer than {@value #MAX_KERNEL_CLASS_LINES} lines. */
     @Test

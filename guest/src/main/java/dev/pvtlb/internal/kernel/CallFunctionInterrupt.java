@@ -7,17 +7,16 @@ import dev.pvtlb.stats.TimeCategory;
  * The call-function IPI handler (generic_smp_call_function_interrupt ->
  * __flush_smp_call_function_queue): with IRQs off, take the whole queue (llist_del_all), run
  * each csd's function and release its lock so the initiator's csd_lock_wait ends.
- * One instance per CPU: the handler never nests, since it runs with IRQs off.
+ * One instance per CPU: the handler never nests, since it runs with IRQs off. The csds it took
+ * wait in the CPU's {@link CpuInterrupts#callFunctionBatch}.
  */
 final class CallFunctionInterrupt extends InternalPath {
-    private final java.util.ArrayDeque<Csd> batch = new java.util.ArrayDeque<>();
-
     @Override
     public long step(KernelCpu cpu) {
         long half = cpu.kernel().costs().irqEntryExitNs / 2;
         if (pc == 0) {
             cpu.interrupts().disable();
-            batch.addAll(cpu.interrupts().callSingleQueue);
+            cpu.interrupts().callFunctionBatch.addAll(cpu.interrupts().callSingleQueue);
             cpu.interrupts().callSingleQueue.clear();
             pc = 1;
             // llist_del_all(): an xchg on the queue head, which senders' llist_add() also write.
@@ -25,7 +24,7 @@ final class CallFunctionInterrupt extends InternalPath {
             cpu.kernel().ledger().addNs(CostPart.TARGET_IRQ, cost);
             return cost;
         }
-        Csd csd = batch.poll();
+        Csd csd = cpu.interrupts().callFunctionBatch.poll();
         if (csd != null) {
             // Read the csd (func, info) from its sender's cache; csd_unlock() then takes the line back
             // from the sender, whose csd_lock() and csd_lock_wait() touched it.
@@ -38,18 +37,12 @@ final class CallFunctionInterrupt extends InternalPath {
         Speculation speculation = cpu.kernel().speculation();
         if (speculation != null && cpu.tlbState.isLazy) {
             // The functions have run and the csds are released; the exit runs on the lazy CR3.
-            speculation.leavingInterrupt(cpu);
+            speculation.leavingInterrupt(cpu, cpu.tlbState, cpu.localTlb());
         }
         cpu.interrupts().enable();
         cpu.ret();
         cpu.kernel().ledger().addNs(CostPart.TARGET_IRQ, half);
         return half;
-    }
-
-    /** Drops a batch left by a run that stopped inside the handler (a guest reset). */
-    void reset() {
-        batch.clear();
-        pc = 0;
     }
 
     @Override

@@ -3,9 +3,13 @@ package dev.pvtlb.internal.kernel;
 import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.internal.sim.Event;
 import dev.pvtlb.smp.CallFunction;
+import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.IpiKind;
+import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.CostPart;
 import dev.pvtlb.stats.Counter;
+import dev.pvtlb.stats.CpuTime;
+import dev.pvtlb.stats.VmStat;
 import java.util.ArrayDeque;
 import java.util.function.Consumer;
 
@@ -17,25 +21,46 @@ import java.util.function.Consumer;
  * wakes it.
  */
 public final class CpuInterrupts {
-    private final KernelCpu cpu;
-    private final Kernel guest;
+    private final InterruptibleCpu cpu;
+    private final Engine engine;
+    private final CpuTime cpuTime;
+    private final VmStat vmstat;
+    private final CostLedger ledger;
     private int irqOff;
     private boolean callFunctionPending;
     /** When the pending call-function IPI arrived (the first of those pending). */
     private long callFunctionPendingSince;
     /** call_single_queue: the csds senders queued here, run by the call-function handler. */
     final ArrayDeque<Csd> callSingleQueue = new ArrayDeque<>();
-    private final CallFunctionInterrupt ipiHandler = new CallFunctionInterrupt();
+    /** The csds the call-function handler took off the queue (llist_del_all()) and has still to run. */
+    final ArrayDeque<Csd> callFunctionBatch = new ArrayDeque<>();
+    /** RCU_SOFTIRQ raised: callbacks this CPU queued whose grace period has ended, for rcu_do_batch(). */
+    final ArrayDeque<RcuCallback> rcuReady = new ArrayDeque<>();
     private final Event ipiArrival = this::ipiArrived;
     private final Event reschedArrival = this::reschedArrived;
-    private final RescheduleInterrupt reschedHandler = new RescheduleInterrupt();
-    /** RCU_SOFTIRQ: callbacks this CPU queued whose grace period has ended. */
-    private final RcuSoftirq rcuSoftirq = new RcuSoftirq();
     private final Event pollWake = e -> wakeFromPolling();
+    /** The handlers of the vectors (the IDT), set at boot by {@link #handlers}. */
+    private KernelPath ipiHandler;
+    private KernelPath reschedHandler;
+    private KernelPath rcuSoftirq;
 
-    CpuInterrupts(KernelCpu cpu) {
+    /** {@code cpu}'s interrupt state; the interrupt entry's clock, CPU time, counters and cost ledger are the kernel's. */
+    CpuInterrupts(InterruptibleCpu cpu, Engine engine, CpuTime cpuTime, VmStat vmstat, CostLedger ledger) {
         this.cpu = cpu;
-        this.guest = cpu.kernel();
+        this.engine = engine;
+        this.cpuTime = cpuTime;
+        this.vmstat = vmstat;
+        this.ledger = ledger;
+    }
+
+    /**
+     * idt_setup_apic_and_irq_gates(), at boot: the call-function vector's handler, the reschedule
+     * vector's, and RCU_SOFTIRQ's action (open_softirq()).
+     */
+    void handlers(KernelPath callFunction, KernelPath reschedule, KernelPath rcuSoftirq) {
+        this.ipiHandler = callFunction;
+        this.reschedHandler = reschedule;
+        this.rcuSoftirq = rcuSoftirq;
     }
 
     public boolean disabled() {
@@ -50,7 +75,7 @@ public final class CpuInterrupts {
     /** local_irq_enable(): a pending interrupt is taken before the next step. */
     public void enable() {
         if (irqOff == 0) {
-            throw new IllegalStateException("cpu" + cpu.id + ": IRQs enabled twice");
+            throw new IllegalStateException("cpu" + cpu.id() + ": IRQs enabled twice");
         }
         irqOff--;
     }
@@ -69,7 +94,7 @@ public final class CpuInterrupts {
      * Queues a csd here: {@code func} to run on this CPU, {@code done} to run once it has
      * (csd_unlock). True when the queue was empty, i.e. the sender must IPI.
      */
-    boolean queueCsd(KernelCpu from, CallFunction func, Consumer<KernelCpu> done) {
+    boolean queueCsd(Cpu from, CallFunction func, Consumer<Cpu> done) {
         boolean wasEmpty = callSingleQueue.isEmpty();
         callSingleQueue.add(new Csd(from, func, done));
         return wasEmpty;
@@ -79,14 +104,14 @@ public final class CpuInterrupts {
      * Schedules the IPI of {@code kind} {@code from} sent at {@code sentAt} to arrive at {@code time}
      * ({@code how}: how it travels, for a timeline).
      */
-    public void scheduleArrival(String how, KernelCpu from, long sentAt, long time, IpiKind kind) {
-        guest.cpuTime().flow(how, from.id, sentAt, cpu.id, time);
-        guest.engine().at(time, kind == IpiKind.RESCHEDULE ? reschedArrival : ipiArrival);
+    public void scheduleArrival(String how, Cpu from, long sentAt, long time, IpiKind kind) {
+        cpuTime.flow(how, from.id(), sentAt, cpu.id(), time);
+        engine.at(time, kind == IpiKind.RESCHEDULE ? reschedArrival : ipiArrival);
     }
 
     /** At {@code time}, the store that set TIF_NEED_RESCHED reaches this CPU's MWAIT monitor (see {@link IpiSender#wakeIdle}). */
     void schedulePollingWake(long time) {
-        guest.engine().at(time, pollWake);
+        engine.at(time, pollWake);
     }
 
     /** MWAIT ends on the monitored store: an idle CPU goes back to its idle loop, which schedules the woken task; no interrupt. */
@@ -98,7 +123,7 @@ public final class CpuInterrupts {
 
     /** A RESCHEDULE_VECTOR IPI: a woken task waits in the run queue; a halted CPU leaves HLT to run it. */
     private void reschedArrived(Engine e) {
-        guest.vmstat().inc(Counter.IPIS_RECEIVED);
+        vmstat.inc(Counter.IPIS_RECEIVED);
         if (cpu.isHalted() && irqOff == 0) {
             cpu.call(reschedHandler);
             cpu.wake();
@@ -106,7 +131,7 @@ public final class CpuInterrupts {
     }
 
     private void ipiArrived(Engine e) {
-        guest.vmstat().inc(Counter.IPIS_RECEIVED);
+        vmstat.inc(Counter.IPIS_RECEIVED);
         if (!callFunctionPending) {
             callFunctionPendingSince = e.now();
         }
@@ -121,7 +146,7 @@ public final class CpuInterrupts {
      * its idle loop to run it, as the grace-period kthread's wake-up of rcu_core() makes it).
      */
     void rcuCallbackReady(RcuCallback cb) {
-        rcuSoftirq.add(cb);
+        rcuReady.add(cb);
         if (cpu.isHalted() && irqOff == 0) {
             cpu.wake();
         }
@@ -134,9 +159,9 @@ public final class CpuInterrupts {
     void takePending(long now) {
         if (callFunctionPending && irqOff == 0) {
             callFunctionPending = false;
-            guest.ledger().addNs(CostPart.IPI_DELIVERY, now - callFunctionPendingSince);
+            ledger.addNs(CostPart.IPI_DELIVERY, now - callFunctionPendingSince);
             cpu.call(ipiHandler);
-        } else if (irqOff == 0 && rcuSoftirq.pending() && cpu.top() != rcuSoftirq) {
+        } else if (irqOff == 0 && !rcuReady.isEmpty() && cpu.top() != rcuSoftirq) {
             // The softirq runs at a step boundary with IRQs on, before the interrupted path resumes.
             cpu.call(rcuSoftirq);
         }
@@ -147,7 +172,9 @@ public final class CpuInterrupts {
         irqOff = 0;
         callFunctionPending = false;
         callSingleQueue.clear();
-        ipiHandler.reset();
-        rcuSoftirq.clear();
+        // A run that stopped inside the handler leaves a batch and the handler mid-way.
+        callFunctionBatch.clear();
+        ipiHandler.restart();
+        rcuReady.clear();
     }
 }

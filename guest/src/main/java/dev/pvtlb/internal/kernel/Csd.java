@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.smp.CallFunction;
+import dev.pvtlb.smp.Cpu;
 import java.util.function.Consumer;
 
 /**
@@ -10,12 +11,12 @@ import java.util.function.Consumer;
  */
 final class Csd {
     /** The CPU that queued it: the csd lives in its per-CPU cfd, so its line comes from there. */
-    final KernelCpu from;
+    final Cpu from;
     final CallFunction func;
     /** csd_unlock(), given the CPU that ran the function. */
-    final Consumer<KernelCpu> done;
+    final Consumer<Cpu> done;
 
-    Csd(KernelCpu from, CallFunction func, Consumer<KernelCpu> done) {
+    Csd(Cpu from, CallFunction func, Consumer<Cpu> done) {
         this.from = from;
         this.func = func;
         this.done = done;

@@ -1,5 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.TimeCategory;
 
 /**
@@ -7,7 +9,7 @@ import dev.pvtlb.stats.TimeCategory;
  * flushing it on another vCPU's behalf (a host IPI and VM exit), or the hardware processing
  * another CPU's broadcast invalidation. It runs regardless of the guest's IRQ state.
  */
-final class HostWork extends InternalPath {
+final class HostWork extends KernelPath {
     private final long ns;
     private final TimeCategory category;
     private final String name;
@@ -19,7 +21,7 @@ final class HostWork extends InternalPath {
     }
 
     @Override
-    public long step(KernelCpu cpu) {
+    public long step(Cpu cpu) {
         cpu.ret();
         return ns;
     }

@@ -22,7 +22,7 @@ public final class IdleLoop extends InternalPath {
     @Override
     public long step(KernelCpu c) {
         Kernel g = c.kernel();
-        c.extendedQs(false);
+        g.rcu().extendedQs(c.id, false);
         if (c.rq.queue.isEmpty() && g.knobs().guestBalanceIdle && GuestBalance.pullToIdle(g, c)) {
             // newidle_balance() found a task to run here instead of going idle.
             idleEntered = false;
@@ -35,7 +35,7 @@ public final class IdleLoop extends InternalPath {
             c.rq.current(next);
             g.vmstat().inc(Counter.CONTEXT_SWITCHES);
             g.rcu().quiescentState(c);
-            c.call(next.userMode);
+            c.call(UserMode.of(next));
             c.call(new SwitchMmPath(next));
             return g.costs().contextSwitchNs;
         }
@@ -48,12 +48,12 @@ public final class IdleLoop extends InternalPath {
             } else {
                 cost += SwitchMm.enterLazyTlb(c);
                 if (g.speculation() != null && c.tlbState.isLazy) {
-                    g.speculation().wentLazy(c);
+                    g.speculation().wentLazy(c, c.tlbState, c.localTlb());
                 }
             }
             return cost;
         }
-        c.extendedQs(true);
+        g.rcu().extendedQs(c.id, true);
         g.rcu().quiescentState(c);
         return BLOCK;
     }

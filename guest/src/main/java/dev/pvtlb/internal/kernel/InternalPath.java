@@ -20,7 +20,7 @@ public abstract class InternalPath extends KernelPath {
     public abstract long step(KernelCpu cpu);
 
     /** How this path, entered as a system call, takes the caller's mmap_lock (mmapLock=rwsem); none by default. */
-    public MmapLocking.Hold mmapLock() {
-        return MmapLocking.Hold.NONE;
+    public MmapLockHold mmapLock() {
+        return MmapLockHold.NONE;
     }
 }

@@ -3,7 +3,6 @@ package dev.pvtlb.internal.kernel;
 import dev.pvtlb.config.GuestConfig;
 import dev.pvtlb.pvops.GuestKnobs;
 import dev.pvtlb.pvops.KnobRegistry;
-
 import dev.pvtlb.flush.FlushChecker;
 import dev.pvtlb.hazard.HazardLog;
 import dev.pvtlb.hazard.StepLog;
@@ -21,12 +20,15 @@ import dev.pvtlb.internal.sim.Chooser;
 import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.internal.sim.Rng;
 import dev.pvtlb.internal.sim.SeededChooser;
+import dev.pvtlb.smp.IpiDelivery;
+import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.smp.Topology;
 import dev.pvtlb.smp.VcpuHost;
 import dev.pvtlb.stats.CpuTime;
 import dev.pvtlb.stats.TraceStream;
 import dev.pvtlb.stats.VmStat;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The kernel context of a booted guest: physical memory with its page tables, the CPUs with
@@ -40,6 +42,7 @@ public final class Kernel implements AutoCloseable {
     private final Object facade;
     /** What a backend is attached with (FacadeAccess.backendContext, built above the kernel). */
     private final Function<Kernel, BackendContext> backendContexts;
+    private final Function<KernelCpu, KernelPath> idleLoops;
     private final GuestConfig config;
     private final Profile profile;
     private final Costs costs;
@@ -72,13 +75,16 @@ public final class Kernel implements AutoCloseable {
 
     /**
      * Builds the kernel; {@link KernelBoot} then ties it to {@code facade} and starts it
-     * ({@link #start()}). {@code backendContexts} makes what the backend is attached with, at
-     * boot and at every reset.
+     * ({@link #start()}). KernelBoot hands it {@code backendContexts} (what the backend is attached
+     * with, at boot and every reset), {@code idleLoops} (each CPU's do_idle() with __schedule(),
+     * IdleLoop) and {@code apic} (the IPI delivery of a backend that brings none, BareMetalIpi).
      */
     Kernel(GuestConfig config, Chooser chooser, Object facade, Kernel primary, int vmIndex,
-           Function<Kernel, BackendContext> backendContexts) {
+           Function<Kernel, BackendContext> backendContexts, Function<KernelCpu, KernelPath> idleLoops,
+           Supplier<IpiDelivery> apic) {
         this.facade = facade;
         this.backendContexts = backendContexts;
+        this.idleLoops = idleLoops;
         this.primary = primary;
         this.vmIndex = vmIndex;
         this.config = config;
@@ -94,16 +100,17 @@ public final class Kernel implements AutoCloseable {
         int n = config.topology().cpus();
         this.cpuTime = new CpuTime(n);
         // x86 bare metal idles in MWAIT on its thread flags: a wake-up needs no IPI (IpiSender.wakeIdle).
-        this.ipis = new IpiSender(engine, vmstat, !config.backend().virtualized() && "x86".equals(profile.arch()));
+        this.ipis = new IpiSender(engine, vmstat, !config.backend().virtualized() && "x86".equals(profile.arch()),
+                apic, id -> cpu(id).lines, id -> cpu(id).interrupts());
         this.machine = new Machine(this, config.topology(), config.memoryBytes(), config.sharedSmtTlb(), profile, costs);
         this.cpus = machine.cpus;
         this.hazards = new HazardLog(trace);
         this.hazardDetector = new HazardDetector(machine.pageTables, engine, hazards);
         for (KernelCpu c : cpus) {
-            c.localTlb().walker().observer(hazardDetector);
+            c.localTlb().detector(hazardDetector);
         }
-        this.speculation = config.speculativeWalks() ? new Speculation(this) : null;
-        this.rcu = new Rcu(this, n);
+        this.speculation = config.speculativeWalks() ? new Speculation(engine, costs, n, this::liveTasks) : null;
+        this.rcu = new Rcu(guestKnobs, vmstat, cpus, id -> cpus[id].interrupts());
     }
 
     /** What boot does after building the machine: init_mm, idle loops, pv_ops patching. */
@@ -112,7 +119,7 @@ public final class Kernel implements AutoCloseable {
         machine.clearCaches();
         for (KernelCpu c : cpus) {
             c.reset(initMm);
-            c.call(new IdleLoop(c));
+            c.call(idleLoops.apply(c));
             c.enqueue(0);
         }
         // Boot-time patching: the backend installs its host model, then pv_ops is generated.
@@ -194,11 +201,7 @@ public final class Kernel implements AutoCloseable {
      * roles must meet on given CPUs): no balancing moves it.
      */
     public Task spawnPinned(String name, Mm mm, int cpu, Program program) {
-        java.util.BitSet only = new java.util.BitSet(cpus.length);
-        if (cpu >= 0 && cpu < cpus.length) {
-            only.set(cpu);
-        }
-        return spawn(name, mm, cpu, only, program);
+        return spawn(name, mm, cpu, Processes.pinnedTo(cpu, cpus.length), program);
     }
 
     /**
@@ -366,8 +369,7 @@ public final class Kernel implements AutoCloseable {
 
     /** Whether spinlock waiters halt and are kicked (pv_ops.lock patched: kvm_spinlock_init()). */
     public boolean pvSpinlock() {
-        VcpuHost host = pvOps.vcpuHost();
-        return host != null && host.pvSpinlock();
+        return pvOps.vcpuHost() != null && pvOps.vcpuHost().pvSpinlock();
     }
 
     /** The page locks of {@code cpu}'s node (pageLocks=on), one set per socket, made at first use. */

@@ -20,11 +20,22 @@ public final class KernelBoot {
      * {@code chooser} answers the choice points from the first one on (null: seeded random).
      */
     public static Kernel boot(GuestConfig config, Chooser chooser, Object facade) {
-        return started(new Kernel(config, chooser, facade, null, 0, KernelBoot::backendContext), facade);
+        return started(new Kernel(config, chooser, facade, null, 0, KernelBoot::backendContext, IdleLoop::new,
+                BareMetalIpi::new), facade);
     }
 
-    /** Ties {@code kernel} to {@code facade} (before the backend attaches: it may ask the facade), then starts it. */
+    /**
+     * Wires what the kernel's classes do not name themselves (each CPU's interrupt handlers, its
+     * vCPU's preempt hook), ties {@code kernel} to {@code facade} (before the backend attaches: it
+     * may ask the facade), then starts it.
+     */
     private static Kernel started(Kernel kernel, Object facade) {
+        for (KernelCpu c : kernel.cpus()) {
+            // idt_setup_apic_and_irq_gates() and open_softirq(RCU_SOFTIRQ): each CPU's handlers.
+            c.interrupts().handlers(new CallFunctionInterrupt(), new RescheduleInterrupt(), new RcuSoftirq());
+            // A paravirt spinlock's waiter whose vCPU the host deschedules (pv_wait_early).
+            c.runState().onPreempt(() -> SpinLockedSection.waiterPreempted(c));
+        }
         FacadeLink.get().bind(facade, kernel);
         kernel.start();
         return kernel;
@@ -50,7 +61,8 @@ public final class KernelBoot {
                 || config.backend() != primary.config().backend()) {
             throw new IllegalArgumentException("a co-guest has its primary's vCPU count, VM count and backend");
         }
-        return started(new Kernel(config, null, facade, primary, vm, KernelBoot::backendContext), facade);
+        return started(new Kernel(config, null, facade, primary, vm, KernelBoot::backendContext, IdleLoop::new,
+                BareMetalIpi::new), facade);
     }
 
     /** Boots co-guest {@code vm} of {@code primary} (see {@link #bootCoGuest(GuestConfig, Kernel, int, Object)}) and returns its kernel. */

@@ -3,6 +3,7 @@ package dev.pvtlb.internal.kernel;
 import dev.pvtlb.smp.MmHandle;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.mmu.HardwareWalker;
+import dev.pvtlb.internal.mmu.PageTables;
 import dev.pvtlb.internal.mmu.PagingStructureCache;
 import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.internal.sim.Event;
@@ -20,7 +21,7 @@ import dev.pvtlb.internal.tlb.Tlb;
  * {@link RunQueue}, how its steps are timed ({@link StepTime}) and whether the host runs its vCPU
  * ({@link VcpuRunState}).
  */
-public final class KernelCpu implements Cpu, Event {
+public final class KernelCpu implements Cpu, Event, InterruptibleCpu, VcpuExecution {
     public final int id;
     public final int socket;
     public final int core;
@@ -46,22 +47,23 @@ public final class KernelCpu implements Cpu, Event {
     QueuedSpinLock<KernelCpu> spinLock;
     /** Its per-CPU page list and LRU-add vector counts (pageLocks=on). */
     final PerCpuPages pages = new PerCpuPages();
-    private boolean extendedQs;
 
     // Host: a vCPU only executes while the host runs it on some pCPU.
     private final VcpuRunState runState;
 
-    KernelCpu(Kernel guest, int id, int socket, int core, int thread, Tlb tlb, PagingStructureCache psc, HardwareWalker walker) {
+    KernelCpu(Kernel guest, int id, int socket, int core, int thread, Tlb tlb, PagingStructureCache psc, HardwareWalker walker,
+              PageTables pageTables) {
         this.guest = guest;
         this.id = id;
         this.socket = socket;
         this.core = core;
         this.thread = thread;
-        this.localTlb = new LocalTlb(this, tlb, psc, walker);
-        this.interrupts = new CpuInterrupts(this);
+        this.localTlb = new LocalTlb(id, tlbState, tlb, psc, walker, guest.engine(), guest.costs(), guest.knobs(),
+                guest.vmstat(), guest.ledger(), pageTables);
+        this.interrupts = new CpuInterrupts(this, guest.engine(), guest.cpuTime(), guest.vmstat(), guest.ledger());
         this.lines = new CpuLines(this, guest.costs(), guest.ledger());
         this.stepTime = new StepTime(id, guest.cpuTime());
-        this.runState = new VcpuRunState(this);
+        this.runState = new VcpuRunState(this, guest.engine(), guest.cpuTime());
     }
 
     /** How long its steps take (SMT sharing) and what they are booked as. */
@@ -188,7 +190,8 @@ public final class KernelCpu implements Cpu, Event {
      * stretch is the guest's steal time, not the wait's (the host books it so at each deschedule
      * and resume, {@link VcpuRunState#preempt}, {@link VcpuRunState#resume}); a spin for a lock is lock_spin.
      */
-    void bookBlocked(long now) {
+    @Override
+    public void bookBlocked(long now) {
         TimeCategory c = blockedCategory;
         if (c != TimeCategory.IDLE) {
             if (!runState.running()) {
@@ -236,7 +239,7 @@ public final class KernelCpu implements Cpu, Event {
 
     /** Running a task's user code (a vCPU preempted here was not preempted in kernel mode). */
     public boolean inUserMode() {
-        return paths.top() instanceof UserMode;
+        return paths.top() instanceof UserSpacePath;
     }
 
     /**
@@ -253,7 +256,8 @@ public final class KernelCpu implements Cpu, Event {
     }
 
     /** Blocked other than halted: busy-waiting (csd_lock_wait(), a spinlock's slow path; see bookBlocked). */
-    boolean busyWaiting() {
+    @Override
+    public boolean busyWaiting() {
         return blocked && blockedCategory != TimeCategory.IDLE;
     }
 
@@ -318,7 +322,8 @@ public final class KernelCpu implements Cpu, Event {
     }
 
     /** Queues this CPU's next step at {@code time} (a parked vCPU the host runs again steps now). */
-    void stepAt(long time) {
+    @Override
+    public void stepAt(long time) {
         queued = true;
         guest.engine().at(time, this);
     }
@@ -348,15 +353,6 @@ public final class KernelCpu implements Cpu, Event {
         return true; // the model has no CPU hotplug
     }
 
-    /** In an RCU extended quiescent state (idle in HLT). */
-    public boolean inExtendedQs() {
-        return extendedQs;
-    }
-
-    public void extendedQs(boolean on) {
-        this.extendedQs = on;
-    }
-
     /** Before {@link #reset}: TLB and caches as new, as a guest reset needs for an exact rerun. */
     public void resetHard() {
         localTlb.clear();
@@ -376,7 +372,6 @@ public final class KernelCpu implements Cpu, Event {
         queued = false;
         blocked = false;
         rq.clear();
-        extendedQs = false;
         stepTime.reset();
         runState.reset();
         spinLock = null;

@@ -9,10 +9,13 @@ import dev.pvtlb.internal.mmu.PagingStructureCache;
 import dev.pvtlb.internal.mmu.Pte;
 import dev.pvtlb.internal.mmu.Walker;
 import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.internal.tlb.Tlb;
+import dev.pvtlb.pvops.GuestKnobs;
 import dev.pvtlb.smp.MmHandle;
 import dev.pvtlb.stats.CostPart;
 import dev.pvtlb.stats.Counter;
+import dev.pvtlb.stats.VmStat;
 
 /**
  * One CPU's address translation and its local TLB maintenance: the STLB (shared with SMT
@@ -24,9 +27,17 @@ import dev.pvtlb.stats.Counter;
 public final class LocalTlb {
     private static final LocalTlb[] NONE = new LocalTlb[0];
 
-    private final KernelCpu cpu;
-    private final Kernel guest;
+    /** The CPU's number, its cpu_tlbstate, and what of the kernel a user access uses (not the kernel itself). */
+    private final int cpu;
     private final TlbState state;
+    private final Engine engine;
+    private final Costs costs;
+    private final GuestKnobs knobs;
+    private final VmStat vmstat;
+    private final CostLedger ledger;
+    private final PageTables pageTables;
+    /** Checks a hit on a translation older than the mm's last flush (set at boot, once the detector exists). */
+    private HazardDetector detector;
     private Tlb tlb;
     private final PagingStructureCache psc;
     private final HardwareWalker walker;
@@ -40,13 +51,25 @@ public final class LocalTlb {
     /** The last user address this CPU touched: where a speculative walk would go. */
     private long lastUserVa = -1;
 
-    LocalTlb(KernelCpu cpu, Tlb tlb, PagingStructureCache psc, HardwareWalker walker) {
+    LocalTlb(int cpu, TlbState state, Tlb tlb, PagingStructureCache psc, HardwareWalker walker, Engine engine,
+             Costs costs, GuestKnobs knobs, VmStat vmstat, CostLedger ledger, PageTables pageTables) {
         this.cpu = cpu;
-        this.guest = cpu.kernel();
-        this.state = cpu.tlbState;
+        this.state = state;
         this.tlb = tlb;
         this.psc = psc;
         this.walker = walker;
+        this.engine = engine;
+        this.costs = costs;
+        this.knobs = knobs;
+        this.vmstat = vmstat;
+        this.ledger = ledger;
+        this.pageTables = pageTables;
+    }
+
+    /** The hazard detector: it watches this CPU's walks and its hits on translations a flush should have dropped. */
+    void detector(HazardDetector d) {
+        this.detector = d;
+        walker.observer(d);
     }
 
     /** Wired once by the kernel after every CPU exists (siblings share their core's levels). */
@@ -112,7 +135,7 @@ public final class LocalTlb {
      * none otherwise (Intel documents no such guarantee).
      */
     private LocalTlb[] siblingsReached() {
-        return guest.knobs().smtFlushDropsSibling ? sharers : NONE;
+        return knobs.smtFlushDropsSibling ? sharers : NONE;
     }
 
     /** Drops every non-global translation of this CPU, all ASIDs (a flush done from outside the guest). */
@@ -160,7 +183,7 @@ public final class LocalTlb {
         int pcid = currentPcid();
         long pte = walker.walk(mm.pgd(), pcid, va, false, Walker.SPECULATIVE);
         if (pte != 0) {
-            tlb.fill(pcid, va >>> 12, pte, guest.engine().now());
+            tlb.fill(pcid, va >>> 12, pte, engine.now());
         }
         return pte;
     }
@@ -175,11 +198,11 @@ public final class LocalTlb {
         lastUserVa = va;
         int pcid = currentPcid();
         long vpn = va >>> 12;
-        Costs c = guest.costs();
+        Costs c = costs;
         int i = tlb.lookup(pcid, vpn);
         if (i >= 0) {
             if (tlb.filledAt(i) < state.loadedMm.lastFlushReturned()) {
-                guest.hazardDetector().checkTranslation(cpu.id, state.loadedMm, tlb, i, va, write);
+                detector.checkTranslation(cpu, state.loadedMm, tlb, i, va, write);
             }
             long pte = tlb.pte(i);
             if (!write || (pte & (Pte.RW | Pte.DIRTY)) == (Pte.RW | Pte.DIRTY)) {
@@ -192,13 +215,13 @@ public final class LocalTlb {
                 return -1;
             }
         } else {
-            guest.vmstat().inc(Counter.TLB_MISSES);
+            vmstat.inc(Counter.TLB_MISSES);
         }
         long pte = walker.walk(state.loadedMm.pgd(), pcid, va, write, Walker.HARDWARE);
         if (pte == 0) {
             return -1;
         }
-        tlb.fill(pcid, vpn, pte, guest.engine().now());
+        tlb.fill(pcid, vpn, pte, engine.now());
         dtlb.access(((long) pcid << 40) | vpn);
         // Each table read of the walk is a load through the caches: after a flush, a working set
         // whose page-table lines were pushed out refills from the L2, the LLC or memory.
@@ -206,7 +229,7 @@ public final class LocalTlb {
         for (int r = 0, n = walker.levelsRead(); r < n; r++) {
             walkPs += Math.max(c.walkLevelPs, caches.loadPs(walker.readLine(r)));
         }
-        guest.ledger().addPs(CostPart.TLB_REFILLS, walkPs);
+        ledger.addPs(CostPart.TLB_REFILLS, walkPs);
         return caches.loadPs(dataLine(pte, va)) + walkPs;
     }
 
@@ -225,7 +248,7 @@ public final class LocalTlb {
             return;
         }
         int pgd = mm.pgd();
-        PageTables pt = guest.pageTables();
+        PageTables pt = pageTables;
         tlb.invalidateIf(currentPcid(), (vpn, pte) -> {
             long now = pt.get(pgd, vpn << 12);
             return Pte.present(now) && Pte.pfnOf(now) == Pte.pfnOf(pte) && (!Pte.writable(pte) || Pte.writable(now));

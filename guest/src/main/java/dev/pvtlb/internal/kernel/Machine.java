@@ -51,7 +51,7 @@ final class Machine {
             PagingStructureCache psc = new PagingStructureCache(profile.integer("psc.pml4e"),
                     profile.integer("psc.pdpte"), profile.integer("psc.pde"));
             cpus[i] = new KernelCpu(guest, i, topology.socketOf(i), topology.coreOf(i), topology.threadOf(i),
-                    new Tlb(entries, ways), psc, new HardwareWalker(mem, allocator.frames(), psc, i));
+                    new Tlb(entries, ways), psc, new HardwareWalker(mem, allocator.frames(), psc, i), pageTables);
         }
         if (sharedSmtTlb && topology.threadsPerCore() > 1) {
             shareCoreTlbs(entries, ways);

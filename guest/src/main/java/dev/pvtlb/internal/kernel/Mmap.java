@@ -46,8 +46,8 @@ public final class Mmap extends InternalPath {
 
     /** vm_mmap_pgoff(): mmap_write_lock_killable. */
     @Override
-    public MmapLocking.Hold mmapLock() {
-        return MmapLocking.Hold.WRITE;
+    public MmapLockHold mmapLock() {
+        return MmapLockHold.WRITE;
     }
 
     @Override

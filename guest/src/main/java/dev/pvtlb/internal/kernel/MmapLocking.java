@@ -17,11 +17,7 @@ import java.util.List;
  * step is retried after a PAUSE, and it may take the lock ahead of the sleepers.
  */
 public final class MmapLocking {
-    /** How a task holds (or wants) its mm's mmap_lock. */
-    public enum Hold { NONE, READ, WRITE }
-
     private MmapLocking() {}
-
 
     /** owner_on_cpu(): the owner is its CPU's current task and that (v)CPU is running (!vcpu_is_preempted()). */
     private static boolean ownerOnCpu(Task owner) {
@@ -33,7 +29,7 @@ public final class MmapLocking {
      * Takes {@code task}'s mm's mmap_lock for {@code want}; returns the cost. If it must wait, the
      * task is queued and sleeps: {@link Task#mmapLockHeld()} stays NONE until a release grants it.
      */
-    public static long lock(KernelCpu cpu, Task task, Hold want) {
+    public static long lock(KernelCpu cpu, Task task, MmapLockHold want) {
         Mm mm = task.mm();
         long now = cpu.kernel().engine().now();
         MmapLock lock = mm.mmapLock();
@@ -41,18 +37,18 @@ public final class MmapLocking {
         task.mmapLockSpinning = false;
         // A spinner looks at the count and owner (a read) and tries its atomic only when the lock is free.
         long cost = spinning ? cpu.lines.read(mm.mmapLockLine(), now) : cpu.lines.write(mm.mmapLockLine(), now);
-        if (want == Hold.WRITE ? (spinning ? lock.tryWriteUnqueued(task) : lock.tryWrite(task)) : lock.tryRead()) {
+        if (want == MmapLockHold.WRITE ? (spinning ? lock.tryWriteUnqueued(task) : lock.tryWrite(task)) : lock.tryRead()) {
             task.mmapLockHeld = want;
             return spinning ? cost + cpu.lines.write(mm.mmapLockLine(), now + cost) : cost;
         }
-        if (want == Hold.WRITE && lock.writer() instanceof Task owner && ownerOnCpu(owner)) {
+        if (want == MmapLockHold.WRITE && lock.writer() instanceof Task owner && ownerOnCpu(owner)) {
             // rwsem_optimistic_spin(): a writer spins (PAUSE, then a look at the owner) while the
             // owner runs on a CPU: it stays on its own, in the mm, and takes the lock when it is
             // free. Readers sleep (reader spinning went in 5.3 and out again in 5.12, 617f3ef95177).
             task.mmapLockSpinning = true;
             return cost + cpu.kernel().costs().pauseNs;
         }
-        lock.enqueue(task, want == Hold.WRITE);
+        lock.enqueue(task, want == MmapLockHold.WRITE);
 
         task.mmapLockWanted = want;
         task.block();
@@ -69,19 +65,19 @@ public final class MmapLocking {
             case WRITE -> mm.mmapLock().upWrite(task);
             case NONE -> throw new IllegalStateException(task + " releases an mmap_lock it does not hold");
         };
-        task.mmapLockHeld = Hold.NONE;
+        task.mmapLockHeld = MmapLockHold.NONE;
         return cost + wake(cpu, granted);
     }
 
     /** mmap_write_downgrade() by a writer (munmap before it zaps); a task that does not hold it for writing is left as it is. */
     public static long downgrade(KernelCpu cpu, Task task) {
-        if (task == null || task.mmapLockHeld != Hold.WRITE) {
+        if (task == null || task.mmapLockHeld != MmapLockHold.WRITE) {
             return 0;
         }
         Mm mm = task.mm();
         long cost = cpu.lines.write(mm.mmapLockLine(), cpu.kernel().engine().now());
         List<Object> granted = mm.mmapLock().downgrade(task);
-        task.mmapLockHeld = Hold.READ;
+        task.mmapLockHeld = MmapLockHold.READ;
         return cost + wake(cpu, granted);
     }
 
@@ -91,8 +87,8 @@ public final class MmapLocking {
         for (Object o : granted) {
             Task t = (Task) o;
             t.mmapLockHeld = t.mmapLockWanted;
-            t.mmapLockWanted = Hold.NONE;
-            cost += t.wakeFrom(cpu);
+            t.mmapLockWanted = MmapLockHold.NONE;
+            cost += TaskWakeup.wakeFrom(t, cpu);
         }
         return cost;
     }

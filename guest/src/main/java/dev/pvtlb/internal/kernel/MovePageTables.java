@@ -38,8 +38,8 @@ public final class MovePageTables extends InternalPath {
 
     /** mremap(): mmap_write_lock_killable. */
     @Override
-    public MmapLocking.Hold mmapLock() {
-        return MmapLocking.Hold.WRITE;
+    public MmapLockHold mmapLock() {
+        return MmapLockHold.WRITE;
     }
 
     @Override

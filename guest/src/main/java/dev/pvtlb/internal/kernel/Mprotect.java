@@ -28,8 +28,8 @@ public final class Mprotect extends InternalPath {
 
     /** do_mprotect_pkey(): mmap_write_lock_killable. */
     @Override
-    public MmapLocking.Hold mmapLock() {
-        return MmapLocking.Hold.WRITE;
+    public MmapLockHold mmapLock() {
+        return MmapLockHold.WRITE;
     }
 
     @Override

@@ -121,7 +121,7 @@ public final class PageFault extends InternalPath {
             return mapped(cpu, g, table, idx, Pte.make(g.zeroPfn(), flags), false);
         }
         boolean copy = zeroPage && write && !newPage && Pte.pfnOf(pte) == g.zeroPfnIfUsed();
-        if ((newPage || copy) && g.knobs().pageLocks && PageLists.refillFirst(cpu)) {
+        if ((newPage || copy) && g.knobs().pageLocks && PageListAllocation.refillFirst(cpu)) {
             return 0; // rmqueue_bulk() first; this step runs again after it
         }
         if (copy) {
@@ -149,7 +149,7 @@ public final class PageFault extends InternalPath {
         g.vmstat().inc(Counter.PAGE_FAULTS);
         finish(cpu);
         if (newPage && g.knobs().pageLocks) {
-            PageLists.tookAndAdded(cpu); // lru_cache_add(), before the fault returns
+            PageListAllocation.tookAndAdded(cpu); // lru_cache_add(), before the fault returns
         }
         return g.costs().faultNs;
     }
@@ -204,7 +204,7 @@ public final class PageFault extends InternalPath {
         g.vmstat().inc(Counter.PAGE_FAULTS);
         finish(cpu);
         if (g.knobs().pageLocks) {
-            PageLists.tookAndAdded(cpu);
+            PageListAllocation.tookAndAdded(cpu);
         }
         return 0;
     }

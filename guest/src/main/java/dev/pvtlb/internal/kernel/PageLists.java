@@ -11,38 +11,12 @@ import dev.pvtlb.internal.profile.Costs;
  * take freed pages off it (release_pages(), every SWAP_CLUSTER_MAX pages). All are taken with
  * IRQs off. The per-CPU counts live on the CPU ({@link PerCpuPages},
  * one per CPU); the lists' contents are not modelled, only how often the locks
- * are taken and for how long ({@link Costs#pcpBatch} and the per-page hold times).
+ * are taken and for how long ({@link Costs#pcpBatch} and the per-page hold times). A fault takes
+ * them in {@link PageListAllocation}, a free in {@link ReleasePages}.
  */
 final class PageLists {
     final QueuedSpinLock<KernelCpu> zone = new QueuedSpinLock<>("zone->lock");
     final QueuedSpinLock<KernelCpu> lru = new QueuedSpinLock<>("lru_lock");
-
-    /**
-     * Before a fault takes a page from {@code cpu}'s list: when the list is empty, pushes the
-     * refill (rmqueue_bulk()) and returns true, and the fault's step runs again after it.
-     */
-    static boolean refillFirst(KernelCpu cpu) {
-        if (cpu.pages.pcp > 0) {
-            return false;
-        }
-        Costs c = cpu.kernel().costs();
-        PageLists node = cpu.kernel().pageLists(cpu);
-        cpu.call(new SpinLockedSection("rmqueue_bulk", node.zone, c.pcpBatch * c.zoneLockPageNs,
-                () -> cpu.pages.pcp += c.pcpBatch));
-        return true;
-    }
-
-    /** A fault took a page from {@code cpu}'s list and mapped it: lru_cache_add(), which drains a full vector. */
-    static void tookAndAdded(KernelCpu cpu) {
-        cpu.pages.pcp--;
-        if (++cpu.pages.lruPagevec < cpu.kernel().costs().pagevecSize) {
-            return;
-        }
-        cpu.pages.lruPagevec = 0;
-        Costs c = cpu.kernel().costs();
-        cpu.call(new SpinLockedSection("__pagevec_lru_add", cpu.kernel().pageLists(cpu).lru,
-                c.pagevecSize * c.lruLockPageNs, () -> {}));
-    }
 
     /** For a new run on the same guest. */
     void reset() {

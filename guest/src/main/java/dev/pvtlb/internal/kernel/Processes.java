@@ -51,6 +51,15 @@ final class Processes {
         return t;
     }
 
+    /** The cpus_mask of a task pinned to CPU {@code cpu} of {@code nrCpus} alone (empty when there is no such CPU). */
+    static BitSet pinnedTo(int cpu, int nrCpus) {
+        BitSet only = new BitSet(nrCpus);
+        if (cpu >= 0 && cpu < nrCpus) {
+            only.set(cpu);
+        }
+        return only;
+    }
+
     /** A task's program ended. */
     void exited() {
         liveTasks--;

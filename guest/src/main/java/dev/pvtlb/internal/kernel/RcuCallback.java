@@ -1,5 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
+import dev.pvtlb.smp.Cpu;
+
 /**
  * A call_rcu() callback (struct rcu_head's func): invoked by rcu_do_batch() from RCU_SOFTIRQ on
  * the CPU that queued it, once a grace period has ended. Returns what the invocation costs that
@@ -7,5 +9,5 @@ package dev.pvtlb.internal.kernel;
  */
 @FunctionalInterface
 public interface RcuCallback {
-    long invoke(KernelCpu cpu);
+    long invoke(Cpu cpu);
 }

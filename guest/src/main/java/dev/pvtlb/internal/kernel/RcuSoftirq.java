@@ -7,26 +7,13 @@ import java.util.ArrayDeque;
  * with call_rcu() whose grace period has ended (Tree RCU keeps callbacks on the queuing CPU's
  * rcu_data). It runs at the CPU's next step boundary with IRQs on, as a softirq runs on
  * irq_exit() or local_bh_enable(); one callback a step, each costing rcu.callback.ns (the
- * softirq's bookkeeping and the indirect call) plus what the callback does.
+ * softirq's bookkeeping and the indirect call) plus what the callback does. The ready callbacks
+ * wait in the CPU's {@link CpuInterrupts#rcuReady} (raising the softirq).
  */
 final class RcuSoftirq extends InternalPath {
-    private final ArrayDeque<RcuCallback> ready = new ArrayDeque<>();
-
-    /** A callback whose grace period has ended, to invoke at this CPU's next softirq. */
-    void add(RcuCallback cb) {
-        ready.add(cb);
-    }
-
-    boolean pending() {
-        return !ready.isEmpty();
-    }
-
-    void clear() {
-        ready.clear();
-    }
-
     @Override
     public long step(KernelCpu cpu) {
+        ArrayDeque<RcuCallback> ready = cpu.interrupts().rcuReady;
         RcuCallback cb = ready.poll();
         if (ready.isEmpty()) {
             cpu.ret();

@@ -33,11 +33,11 @@ public final class SmpCallFunctionMany extends KernelPath {
     private KernelCpu[] ipi;
     private int nIpi;
     /** The target whose csd_unlock() ended the wait: csd_lock_wait() reads that line last. */
-    private KernelCpu lastDone;
+    private Cpu lastDone;
     /** Returned to the caller (before the targets finished only under inject=scf-no-wait). */
     private boolean returned;
     /** csd_unlock() by a target, as each csd carries it. */
-    private final java.util.function.Consumer<KernelCpu> complete = this::complete;
+    private final java.util.function.Consumer<Cpu> complete = this::complete;
 
     public SmpCallFunctionMany(String name, CpuMask mask, CallFunction func, CpuCondition cond, boolean runLocal) {
         this.name = name;
@@ -151,7 +151,7 @@ public final class SmpCallFunctionMany extends KernelPath {
     }
 
     /** csd_unlock() by a target: the last one lets the initiator's wait end. */
-    void complete(KernelCpu by) {
+    void complete(Cpu by) {
         lastDone = by;
         if (--outstanding == 0 && !returned) {
             initiator.wake();

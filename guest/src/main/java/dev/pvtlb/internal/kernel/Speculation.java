@@ -1,6 +1,10 @@
 package dev.pvtlb.internal.kernel;
 
+import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.internal.sim.Engine;
 import dev.pvtlb.model.ChoicePoint;
+import dev.pvtlb.smp.Cpu;
+import java.util.function.IntSupplier;
 
 /**
  * Speculative page walks by idle CPUs in lazy TLB mode. Such a CPU keeps the old mm's CR3, so its
@@ -12,26 +16,31 @@ import dev.pvtlb.model.ChoicePoint;
  * ({@link #leavingInterrupt}). Off unless the scenario asks for it (GuestConfig.speculativeWalks).
  */
 public final class Speculation {
-    private final Kernel guest;
+    private final Engine engine;
+    private final Costs costs;
+    /** How many tasks are alive: with none the run is over, and no CPU walks for it. */
+    private final IntSupplier liveTasks;
     /** Each CPU's tick as one event object, scheduled again and again (no garbage per tick). */
     private final dev.pvtlb.internal.sim.Event[] ticks;
 
-    public Speculation(Kernel guest) {
-        this.guest = guest;
-        this.ticks = new dev.pvtlb.internal.sim.Event[guest.cpus().length];
+    Speculation(Engine engine, Costs costs, int nrCpus, IntSupplier liveTasks) {
+        this.engine = engine;
+        this.costs = costs;
+        this.liveTasks = liveTasks;
+        this.ticks = new dev.pvtlb.internal.sim.Event[nrCpus];
     }
 
-    /** enter_lazy_tlb() on an idle CPU: speculation may start. */
-    public void wentLazy(KernelCpu cpu) {
-        schedule(cpu);
+    /** enter_lazy_tlb() on an idle CPU, {@code cpu} with its tlb_state and its TLB: speculation may start. */
+    public void wentLazy(Cpu cpu, TlbState state, LocalTlb tlb) {
+        schedule(cpu, state, tlb);
     }
 
-    private void schedule(KernelCpu cpu) {
-        dev.pvtlb.internal.sim.Event t = ticks[cpu.id];
+    private void schedule(Cpu cpu, TlbState state, LocalTlb tlb) {
+        dev.pvtlb.internal.sim.Event t = ticks[cpu.id()];
         if (t == null) {
-            t = ticks[cpu.id] = e -> tick(cpu);
+            t = ticks[cpu.id()] = e -> tick(cpu, state, tlb);
         }
-        guest.engine().at(guest.engine().now() + guest.costs().speculationTickNs, t);
+        engine.at(engine.now() + costs.speculationTickNs, t);
     }
 
     /**
@@ -42,28 +51,28 @@ public final class Speculation {
      * frees a table this CPU still caches, as soon as the CPU has answered the sync IPI, while
      * the flush that will reach it is still to come.
      */
-    public void leavingInterrupt(KernelCpu cpu) {
-        maybeWalk(cpu);
+    public void leavingInterrupt(Cpu cpu, TlbState state, LocalTlb tlb) {
+        maybeWalk(cpu, state, tlb);
     }
 
-    private void tick(KernelCpu cpu) {
-        if (maybeWalk(cpu)) {
-            schedule(cpu);
+    private void tick(Cpu cpu, TlbState state, LocalTlb tlb) {
+        if (maybeWalk(cpu, state, tlb)) {
+            schedule(cpu, state, tlb);
         }
     }
 
     /** Whether {@code cpu} is still idle and lazy on a user mm; if so, it may walk now (a choice). */
-    private boolean maybeWalk(KernelCpu cpu) {
-        if (!cpu.tlbState.isLazy || cpu.loadedMm().isInitMm() || guest.liveTasks() == 0) {
+    private boolean maybeWalk(Cpu cpu, TlbState state, LocalTlb tlb) {
+        if (!state.isLazy || state.loadedMm.isInitMm() || liveTasks.getAsInt() == 0) {
             return false;
         }
         // A vCPU the host is not running (halted, preempted) executes nothing, so it walks
         // nothing now; but it is still lazy on the old CR3, and once it runs again (a timer
         // interrupt ends its halt) its hardware may walk that mm as before. So the ticks go
         // on while it is descheduled.
-        long va = cpu.localTlb().lastUserVa();
-        if (cpu.vcpuRunning() && va >= 0 && guest.engine().choose(ChoicePoint.SPECULATIVE_WALK, 2) == 1) {
-            cpu.localTlb().speculativeWalk(va);
+        long va = tlb.lastUserVa();
+        if (cpu.vcpuRunning() && va >= 0 && engine.choose(ChoicePoint.SPECULATIVE_WALK, 2) == 1) {
+            tlb.speculativeWalk(va);
         }
         return true;
     }

@@ -2,6 +2,7 @@ package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.sim.Event;
+import dev.pvtlb.smp.KernelPath;
 import java.util.BitSet;
 import java.util.SplittableRandom;
 
@@ -22,16 +23,18 @@ public final class Task {
     private final BitSet allowed;
     private final Program program;
     private final SplittableRandom random;
-    final UserMode userMode = new UserMode(this);
-    private final Event wakeUp;
+    /** Its user-mode path (UserMode.of), made when it is first scheduled in. */
+    KernelPath userMode;
+    /** Its sleep timer's expiry (hrtimer_wakeup()), made at its first timed sleep ({@link TaskWakeup#sleep}). */
+    Event wakeUp;
     TaskState state = TaskState.RUNNABLE;
     Op op;
     long sliceStart;
     /** When it last left its CPU (slept, was preempted or yielded): how cache-cold it is for can_migrate_task(). */
     long offCpuSince;
     /** How this task holds its mm's mmap_lock now, and how it asked for it while it sleeps on it. */
-    MmapLocking.Hold mmapLockHeld = MmapLocking.Hold.NONE;
-    MmapLocking.Hold mmapLockWanted = MmapLocking.Hold.NONE;
+    MmapLockHold mmapLockHeld = MmapLockHold.NONE;
+    MmapLockHold mmapLockWanted = MmapLockHold.NONE;
     /** Spinning for the mmap_lock (rwsem_optimistic_spin): the next attempt may steal it. */
     boolean mmapLockSpinning;
 
@@ -43,7 +46,6 @@ public final class Task {
         this.allowed = allowed == null ? null : (BitSet) allowed.clone();
         this.program = program;
         this.random = random;
-        this.wakeUp = e -> wake();
     }
 
     public Mm mm() {
@@ -72,80 +74,14 @@ public final class Task {
         op = null;
     }
 
-    /** Puts the task to sleep for {@code ns} of virtual time, from the current step. */
-    public void sleep(long ns) {
-        state = TaskState.SLEEPING;
-        cpu.kernel().engine().at(cpu.kernel().engine().now() + ns, wakeUp);
-    }
-
     /** How this task holds its mm's mmap_lock. */
-    public MmapLocking.Hold mmapLockHeld() {
+    public MmapLockHold mmapLockHeld() {
         return mmapLockHeld;
     }
 
-    /** schedule() with no timer: the task sleeps until {@link #wakeFrom} (a lock's waker). */
+    /** schedule() with no timer: the task sleeps until {@link TaskWakeup#wakeFrom} (a lock's waker). */
     void block() {
         state = TaskState.SLEEPING;
-    }
-
-    /**
-     * try_to_wake_up() from {@code waker}: the task goes to its CPU's run queue; a CPU halted in
-     * its idle loop is sent a reschedule IPI. Returns what the waker pays.
-     */
-    long wakeFrom(KernelCpu waker) {
-        if (state != TaskState.SLEEPING) {
-            return 0;
-        }
-        if (cpu.rq.current() == this) {
-            // Still on its CPU, not yet scheduled out (ttwu_runnable(): p->on_rq): it just goes on.
-            state = TaskState.RUNNING;
-            return 0;
-        }
-        state = TaskState.RUNNABLE;
-        placeOnWake();
-        cpu.rq.queue.add(this);
-        if (cpu != waker && cpu.isHalted()) {
-            return cpu.kernel().ipis().wakeIdle(waker, cpu);
-        }
-        return 0;
-    }
-
-    /** try_to_wake_up() on the task's own CPU (a local timer, no IPI). */
-    void wake() {
-        if (state != TaskState.SLEEPING) {
-            return;
-        }
-        if (cpu.rq.current() == this) {
-            // Not yet scheduled out (its vCPU was preempted before it left): ttwu_runnable(),
-            // it just goes on, as in wakeFrom(); queueing it would run it twice.
-            state = TaskState.RUNNING;
-            return;
-        }
-        state = TaskState.RUNNABLE;
-        KernelCpu timerCpu = cpu;
-        placeOnWake();
-        cpu.rq.queue.add(this);
-        if (cpu == timerCpu) {
-            cpu.wake();
-        } else if (cpu.isHalted()) {
-            // Woken onto another CPU by the timer's CPU: the reschedule IPI (ttwu_queue), or the
-            // store to a polling idle CPU's flags, whose cost falls in the timer interrupt, which
-            // the model does not charge.
-            cpu.kernel().ipis().wakeIdle(timerCpu, cpu);
-        }
-    }
-
-    /** select_task_rq_fair() at wake-up, with sched.balance=idle: the task may move to an idle CPU of its LLC. */
-    private void placeOnWake() {
-        Kernel g = cpu.kernel();
-        if (!g.knobs().guestBalanceIdle) {
-            return;
-        }
-        KernelCpu target = GuestBalance.selectIdleSibling(g, this, cpu);
-        if (target != cpu) {
-            moveTo(target);
-            g.vmstat().inc(dev.pvtlb.stats.Counter.MIGRATIONS);
-        }
     }
 
     /** Whether its affinity lets it run on {@code c} (cpumask_test_cpu(cpu, p->cpus_ptr)). */

@@ -8,11 +8,19 @@ import dev.pvtlb.stats.TimeCategory;
  * operations it is preemptible: when its slice is used up and another task waits, it goes
  * back to the run queue. Returning to user mode is an RCU quiescent state.
  */
-final class UserMode extends InternalPath {
+final class UserMode extends InternalPath implements UserSpacePath {
     private final Task task;
 
-    UserMode(Task task) {
+    private UserMode(Task task) {
         this.task = task;
+    }
+
+    /** {@code task}'s user-mode path, made at its first schedule-in: one per task, kept in the task. */
+    static KernelPath of(Task task) {
+        if (task.userMode == null) {
+            task.userMode = new UserMode(task);
+        }
+        return task.userMode;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.sim.Engine;
+import dev.pvtlb.stats.CpuTime;
 import dev.pvtlb.stats.TimeCategory;
 
 /**
@@ -10,8 +11,11 @@ import dev.pvtlb.stats.TimeCategory;
  * deschedule on. Also the explorer's hook that lets the host take the pCPU after a chosen step.
  */
 public final class VcpuRunState {
-    private final KernelCpu cpu;
+    private final VcpuExecution cpu;
     private final Engine engine;
+    private final CpuTime cpuTime;
+    /** What the guest's paravirt spinlock does when a waiter's vCPU is descheduled (set at boot, see {@link #onPreempt}). */
+    private Runnable preempted = () -> {};
     private boolean running = true;
     private boolean parked;
     private long parkedSince;
@@ -22,9 +26,18 @@ public final class VcpuRunState {
     private int stepsToPreemption;
     private Runnable stepPreemption;
 
-    VcpuRunState(KernelCpu cpu) {
+    VcpuRunState(VcpuExecution cpu, Engine engine, CpuTime cpuTime) {
         this.cpu = cpu;
-        this.engine = cpu.kernel().engine();
+        this.engine = engine;
+        this.cpuTime = cpuTime;
+    }
+
+    /**
+     * At boot: {@code action} runs each time the host deschedules this running vCPU, after its
+     * spin so far is booked (a queued spinlock's waiter behind it may halt early, pv_wait_early).
+     */
+    void onPreempt(Runnable action) {
+        this.preempted = action;
     }
 
     /** Whether the host runs this vCPU now. */
@@ -45,7 +58,7 @@ public final class VcpuRunState {
             if (cpu.busyWaiting()) {
                 cpu.bookBlocked(descheduledAt); // the spin so far; from here its vCPU's time is stolen
             }
-            SpinLockedSection.waiterPreempted(cpu);
+            preempted.run();
         }
         running = false;
     }
@@ -63,7 +76,7 @@ public final class VcpuRunState {
         running = true;
         if (parked) {
             parked = false;
-            cpu.kernel().cpuTime().book(cpu.id, TimeCategory.STOLEN, parkedSince, now);
+            cpuTime.book(cpu.id(), TimeCategory.STOLEN, parkedSince, now);
             cpu.stepAt(now);
         }
     }

@@ -50,11 +50,11 @@ public final class ZapRange extends InternalPath {
      * (madvise_need_mmap_write() is false for it); a truncation takes i_mmap_rwsem, not mmap_lock.
      */
     @Override
-    public MmapLocking.Hold mmapLock() {
+    public MmapLockHold mmapLock() {
         return switch (kind) {
-            case MUNMAP -> MmapLocking.Hold.WRITE;
-            case MADV_DONTNEED -> MmapLocking.Hold.READ;
-            case TRUNCATE -> MmapLocking.Hold.NONE;
+            case MUNMAP -> MmapLockHold.WRITE;
+            case MADV_DONTNEED -> MmapLockHold.READ;
+            case TRUNCATE -> MmapLockHold.NONE;
         };
     }
 

@@ -6,6 +6,7 @@ import dev.pvtlb.internal.kernel.Mmap;
 import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.Program;
 import dev.pvtlb.internal.kernel.Task;
+import dev.pvtlb.internal.kernel.TaskWakeup;
 import dev.pvtlb.internal.kernel.ZapRange;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
@@ -161,7 +162,7 @@ final class SharedRegionRounds {
                                 // Blocked: its CPU idles, lazy on the mm; then it looks again.
                                 phase = 0;
                                 t.opDone();
-                                t.sleep(cpu.kernel().costs().sleepPollNs);
+                                TaskWakeup.sleep(t, cpu.kernel().costs().sleepPollNs);
                                 return 0;
                             }
                             case GUP -> {

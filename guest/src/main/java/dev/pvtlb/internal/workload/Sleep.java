@@ -3,6 +3,7 @@ package dev.pvtlb.internal.workload;
 import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.Task;
 import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.kernel.TaskWakeup;
 
 /** Blocks the task for a while (a timer wakes it on its own CPU); its CPU goes idle meanwhile. */
 public final class Sleep implements Op {
@@ -15,7 +16,7 @@ public final class Sleep implements Op {
     @Override
     public long run(KernelCpu cpu, Task task) {
         task.opDone();
-        task.sleep(ns);
+        TaskWakeup.sleep(task, ns);
         return 0;
     }
 }

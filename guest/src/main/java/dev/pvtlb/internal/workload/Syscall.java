@@ -6,6 +6,7 @@ import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.kernel.AroundCall;
 import dev.pvtlb.internal.kernel.InternalPath;
 import dev.pvtlb.internal.kernel.MmapLockedCall;
+import dev.pvtlb.internal.kernel.MmapLockHold;
 import dev.pvtlb.internal.kernel.MmapLocking;
 import dev.pvtlb.smp.KernelPath;
 import java.util.function.Function;
@@ -36,11 +37,11 @@ public final class Syscall implements Op {
         }
         long cost = 0;
         KernelPath p = made;
-        MmapLocking.Hold use = p instanceof InternalPath ip && cpu.kernel().knobs().mmapLock ? ip.mmapLock() : MmapLocking.Hold.NONE;
-        if (use != MmapLocking.Hold.NONE) {
-            if (task.mmapLockHeld() == MmapLocking.Hold.NONE) {
+        MmapLockHold use = p instanceof InternalPath ip && cpu.kernel().knobs().mmapLock ? ip.mmapLock() : MmapLockHold.NONE;
+        if (use != MmapLockHold.NONE) {
+            if (task.mmapLockHeld() == MmapLockHold.NONE) {
                 cost = MmapLocking.lock(cpu, task, use);
-                if (task.mmapLockHeld() == MmapLocking.Hold.NONE) {
+                if (task.mmapLockHeld() == MmapLockHold.NONE) {
                     // Spinning: this step runs again after the PAUSE. Asleep: once it is granted.
                     return cost;
                 }

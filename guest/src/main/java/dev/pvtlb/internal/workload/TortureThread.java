@@ -8,6 +8,7 @@ import dev.pvtlb.internal.kernel.Mprotect;
 import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.Program;
 import dev.pvtlb.internal.kernel.Task;
+import dev.pvtlb.internal.kernel.TaskWakeup;
 import dev.pvtlb.internal.kernel.ZapRange;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
@@ -280,7 +281,7 @@ final class TortureThread implements Program {
         return (cpu, t) -> {
             long ns = cpu.kernel().engine().chooseInRange(ChoicePoint.DELAY, max / 8, max, TortureRun.DELAY_POINTS);
             t.opDone();
-            t.sleep(Math.max(1, ns));
+            TaskWakeup.sleep(t, Math.max(1, ns));
             return 0;
         };
     }

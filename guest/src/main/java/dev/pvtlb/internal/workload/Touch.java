@@ -2,6 +2,7 @@ package dev.pvtlb.internal.workload;
 
 import dev.pvtlb.model.NoProgressException;
 import dev.pvtlb.internal.kernel.PageFault;
+import dev.pvtlb.internal.kernel.MmapLockHold;
 import dev.pvtlb.internal.kernel.MmapLocking;
 import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.Task;
@@ -85,7 +86,7 @@ public final class Touch implements Op {
         boolean takesLock = cpu.kernel().knobs().faultsTakeMmapLock;
         if (takesLock) {
             dev.pvtlb.internal.mm.MmapLock lock = task.mm().mmapLock();
-            if (task.mmapLockHeld() != MmapLocking.Hold.NONE || lock.writeLocked() || lock.waiting() > 0) {
+            if (task.mmapLockHeld() != MmapLockHold.NONE || lock.writeLocked() || lock.waiting() > 0) {
                 return false;
             }
         }
@@ -93,7 +94,7 @@ public final class Touch implements Op {
         if (!f.canInline(cpu)) {
             return false;
         }
-        inlineLockNs = takesLock ? MmapLocking.lock(cpu, task, MmapLocking.Hold.READ) : 0;
+        inlineLockNs = takesLock ? MmapLocking.lock(cpu, task, MmapLockHold.READ) : 0;
         inlineFaultNs = f.inline(cpu);
         inlineUnlockNs = takesLock ? MmapLocking.unlock(cpu, task) : 0;
         return true;
@@ -135,7 +136,7 @@ public final class Touch implements Op {
         SplittableRandom r = task.random();
         // A read lock granted while the task slept on it (the pending fault's), read once: the
         // batch below is the hot loop of every workload.
-        boolean lockGranted = task.mmapLockHeld() != MmapLocking.Hold.NONE;
+        boolean lockGranted = task.mmapLockHeld() != MmapLockHold.NONE;
         long ps = 0;
         long done = 0;
         while (remaining > 0) {
@@ -190,9 +191,9 @@ public final class Touch implements Op {
                     // writer, the access is retried when the lock is granted. With per-VMA locks
                     // (mmapLock=vma) lock_vma_under_rcu() takes the VMA's own lock instead: no
                     // workload here faults on a VMA another CPU is changing, so it never falls back.
-                    if (task.mmapLockHeld() == MmapLocking.Hold.NONE) {
-                        ps += MmapLocking.lock(cpu, task, MmapLocking.Hold.READ) * 1000;
-                        if (task.mmapLockHeld() == MmapLocking.Hold.NONE) {
+                    if (task.mmapLockHeld() == MmapLockHold.NONE) {
+                        ps += MmapLocking.lock(cpu, task, MmapLockHold.READ) * 1000;
+                        if (task.mmapLockHeld() == MmapLockHold.NONE) {
                             break;
                         }
                     }

@@ -1,0 +1,41 @@
+package dev.pvtlb.internal.kernel;
+
+import dev.pvtlb.internal.profile.Costs;
+
+/**
+ * The fault side of a node's page locks (pageLocks=on, {@link PageLists}): rmqueue_bulk(), which
+ * refills an empty per-CPU free list under {@code zone->lock}, and lru_cache_add(), which adds a
+ * full page vector to the LRU under {@code lru_lock} (__pagevec_lru_add()). The free side is
+ * {@link ReleasePages}.
+ */
+final class PageListAllocation {
+    private PageListAllocation() {
+    }
+
+    /**
+     * Before a fault takes a page from {@code cpu}'s list: when the list is empty, pushes the
+     * refill (rmqueue_bulk()) and returns true, and the fault's step runs again after it.
+     */
+    static boolean refillFirst(KernelCpu cpu) {
+        if (cpu.pages.pcp > 0) {
+            return false;
+        }
+        Costs c = cpu.kernel().costs();
+        PageLists node = cpu.kernel().pageLists(cpu);
+        cpu.call(new SpinLockedSection("rmqueue_bulk", node.zone, c.pcpBatch * c.zoneLockPageNs,
+                () -> cpu.pages.pcp += c.pcpBatch));
+        return true;
+    }
+
+    /** A fault took a page from {@code cpu}'s list and mapped it: lru_cache_add(), which drains a full vector. */
+    static void tookAndAdded(KernelCpu cpu) {
+        cpu.pages.pcp--;
+        if (++cpu.pages.lruPagevec < cpu.kernel().costs().pagevecSize) {
+            return;
+        }
+        cpu.pages.lruPagevec = 0;
+        Costs c = cpu.kernel().costs();
+        cpu.call(new SpinLockedSection("__pagevec_lru_add", cpu.kernel().pageLists(cpu).lru,
+                c.pagevecSize * c.lruLockPageNs, () -> {}));
+    }
+}
