@@ -198,7 +198,6 @@ public final class LocalTlb {
         lastUserVa = va;
         int pcid = currentPcid();
         long vpn = va >>> 12;
-        Costs c = costs;
         int i = tlb.lookup(pcid, vpn);
         if (i >= 0) {
             if (tlb.filledAt(i) < state.loadedMm.lastFlushReturned()) {
@@ -208,7 +207,7 @@ public final class LocalTlb {
             if (!write || (pte & (Pte.RW | Pte.DIRTY)) == (Pte.RW | Pte.DIRTY)) {
                 // An STLB hit: the L1 DTLB decides whether it costs more than the load itself.
                 long ps = caches.loadPs(dataLine(pte, va));
-                return dtlb.access(((long) pcid << 40) | vpn) ? ps : ps + c.stlbHitPs;
+                return dtlb.access(((long) pcid << 40) | vpn) ? ps : ps + costs.stlbHitPs;
             }
             if (!Pte.writable(pte)) {
                 tlb.invalidate(pcid, vpn);
@@ -227,7 +226,7 @@ public final class LocalTlb {
         // whose page-table lines were pushed out refills from the L2, the LLC or memory.
         long walkPs = 0;
         for (int r = 0, n = walker.levelsRead(); r < n; r++) {
-            walkPs += Math.max(c.walkLevelPs, caches.loadPs(walker.readLine(r)));
+            walkPs += Math.max(costs.walkLevelPs, caches.loadPs(walker.readLine(r)));
         }
         ledger.addPs(CostPart.TLB_REFILLS, walkPs);
         return caches.loadPs(dataLine(pte, va)) + walkPs;
@@ -248,9 +247,8 @@ public final class LocalTlb {
             return;
         }
         int pgd = mm.pgd();
-        PageTables pt = pageTables;
         tlb.invalidateIf(currentPcid(), (vpn, pte) -> {
-            long now = pt.get(pgd, vpn << 12);
+            long now = pageTables.get(pgd, vpn << 12);
             return Pte.present(now) && Pte.pfnOf(now) == Pte.pfnOf(pte) && (!Pte.writable(pte) || Pte.writable(now));
         });
     }
