@@ -31,12 +31,12 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu, VcpuExecut
     public final TlbState tlbState = new TlbState();
     private final LocalTlb localTlb;
     private final StepTime stepTime;
+    private final StepSchedule schedule;
     /** Its per-CPU lines other CPUs touch, and its loads and stores of shared lines. */
     public final CpuLines lines;
     private final CpuInterrupts interrupts;
 
     private final PathStack paths = new PathStack();
-    private boolean queued;
     private boolean blocked;
     private long blockedSince;
     private TimeCategory blockedCategory = TimeCategory.IDLE;
@@ -62,7 +62,8 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu, VcpuExecut
                 guest.vmstat(), guest.ledger(), pageTables);
         this.interrupts = new CpuInterrupts(this, guest.engine(), guest.cpuTime(), guest.vmstat(), guest.ledger());
         this.lines = new CpuLines(this, guest.costs(), guest.ledger());
-        this.stepTime = new StepTime(id, guest.cpuTime());
+        this.schedule = new StepSchedule(guest.engine(), this, this::fireDue);
+        this.stepTime = new StepTime(id, guest.cpuTime(), schedule);
         this.runState = new VcpuRunState(this, guest.engine(), guest.cpuTime());
     }
 
@@ -185,10 +186,9 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu, VcpuExecut
     }
 
     /**
-     * Books the blocked stretch up to {@code now}. A CPU blocked other than idle is busy-waiting
-     * (csd_lock_wait(), a spinlock's slow path): while the host has its vCPU descheduled, the
-     * stretch is the guest's steal time, not the wait's (the host books it so at each deschedule
-     * and resume, {@link VcpuRunState#preempt}, {@link VcpuRunState#resume}); a spin for a lock is lock_spin.
+     * Books the blocked stretch up to {@code now}. Blocked other than idle is busy-waiting: while the
+     * host has the vCPU descheduled that is steal time (booked at each {@link VcpuRunState#preempt}
+     * and {@link VcpuRunState#resume}); a spin for a lock is lock_spin.
      */
     @Override
     public void bookBlocked(long now) {
@@ -224,10 +224,7 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu, VcpuExecut
         }
     }
 
-    /**
-     * Spinning in a PAUSE loop: with IRQs on until other CPUs ran a call (csd_lock_wait), or on a
-     * queued spinlock (SpinLockedSection). What a pause-loop exit catches.
-     */
+    /** Spinning in a PAUSE loop (csd_lock_wait() with IRQs on, a queued spinlock's): what a pause-loop exit catches. */
     public boolean isSpinning() {
         return blocked && (blockedCategory == TimeCategory.IPI_WAIT || spinLock != null);
     }
@@ -278,15 +275,24 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu, VcpuExecut
 
     /** Puts this CPU in the engine's queue at {@code time} unless it is there already. */
     public void enqueue(long time) {
-        if (!queued && !blocked) {
+        if (!schedule.queued() && !blocked) {
             stepAt(time);
         }
     }
 
     @Override
     public void fire(Engine e) {
-        queued = false;
-        long now = e.now();
+        schedule.selfFired(e);
+    }
+
+    /** Its step came due: the one in progress ends, the next runs, SMT siblings hear if it stopped or started executing. */
+    private void fireDue(Engine e) {
+        stepTime.ended(e.now());
+        step(e.now());
+        executionMayHaveChanged();
+    }
+
+    private void step(long now) {
         if (!runState.running()) {
             runState.park(now);
             return;
@@ -303,8 +309,7 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu, VcpuExecut
         // The step's cost belongs to the work it is about to do; a block belongs to the state
         // the step left (e.g. smp_call_function_many_cond: local call, then csd_lock_wait).
         TimeCategory workCategory = p.category();
-        // SMT execution sharing: a sibling executing as the step begins slows it (SmtSharing).
-        stepTime.begin();
+        stepTime.begin(); // at the pace its SMT siblings allow now (SmtSharing)
         long cost = p.step(this);
         if (cost == KernelPath.BLOCK) {
             if (interrupts.callFunctionDeliverable()) {
@@ -324,8 +329,12 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu, VcpuExecut
     /** Queues this CPU's next step at {@code time} (a parked vCPU the host runs again steps now). */
     @Override
     public void stepAt(long time) {
-        queued = true;
-        guest.engine().at(time, this);
+        schedule.at(time);
+    }
+
+    @Override
+    public void executionMayHaveChanged() {
+        stepTime.executing(executing(), guest.engine().now());
     }
 
     /** Whether the host runs this vCPU, and its hooks to deschedule and resume it. */
@@ -369,7 +378,6 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu, VcpuExecut
         interrupts.reset();
         lines.reset();
         paths.clear();
-        queued = false;
         blocked = false;
         rq.clear();
         stepTime.reset();

@@ -14,8 +14,9 @@ import dev.pvtlb.profile.Profile;
 import dev.pvtlb.smp.Topology;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongConsumer;
+import java.util.List;
 
 /**
  * The machine a guest kernel boots on: physical memory with its frame allocator and page tables,
@@ -59,9 +60,11 @@ final class Machine {
         wireCaches(costs);
         for (KernelCpu c : cpus) {
             // topology_sibling_cpumask without the CPU itself
-            BooleanSupplier[] siblings = Arrays.stream(topology.siblingsOf(c.id)).filter(s -> s != c.id)
-                    .mapToObj(s -> (BooleanSupplier) cpus[s]::executing).toArray(BooleanSupplier[]::new);
-            c.stepTime().smt(SmtSharing.of(siblings, costs.smtSharePermille));
+            KernelCpu[] siblings = Arrays.stream(topology.siblingsOf(c.id)).filter(s -> s != c.id)
+                    .mapToObj(s -> cpus[s]).toArray(KernelCpu[]::new);
+            c.stepTime().smt(SmtSharing.of(Arrays.stream(siblings).map(s -> (BooleanSupplier) s::executing).toArray(BooleanSupplier[]::new),
+                    Arrays.stream(siblings).map(s -> (LongConsumer) s.stepTime()::rescale).toArray(LongConsumer[]::new),
+                    costs.smtSharePermille));
         }
     }
 

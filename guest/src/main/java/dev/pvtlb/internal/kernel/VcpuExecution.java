@@ -18,4 +18,7 @@ interface VcpuExecution {
 
     /** Queues the CPU's next step at {@code time}. */
     void stepAt(long time);
+
+    /** Tells its SMT siblings if it started or stopped executing (descheduled or run again by the host). */
+    void executionMayHaveChanged();
 }

@@ -61,6 +61,7 @@ public final class VcpuRunState {
             preempted.run();
         }
         running = false;
+        cpu.executionMayHaveChanged();
     }
 
     /** The host runs this vCPU again; time spent parked counts as stolen. */
@@ -79,6 +80,7 @@ public final class VcpuRunState {
             cpuTime.book(cpu.id(), TimeCategory.STOLEN, parkedSince, now);
             cpu.stepAt(now);
         }
+        cpu.executionMayHaveChanged();
     }
 
     /**

@@ -10,10 +10,10 @@ import dev.pvtlb.stats.TimeCategory;
 import org.junit.jupiter.api.Test;
 
 /**
- * SMT execution sharing (x86-skylake: smt.share.factor 1.54): a step started while the core's
- * other thread executes costs 1.54 times as much, rounded to the nanosecond; with the sibling
- * halted, spinning in a PAUSE loop or descheduled by the host, or without SMT, it costs what it
- * costs alone.
+ * SMT execution sharing (x86-skylake: smt.share.factor 1.54): a step runs 1.54 times slower while
+ * the core's other thread executes, rounded to the nanosecond; with the sibling halted, spinning
+ * in a PAUSE loop or descheduled by the host, or without SMT, it costs what it costs alone; and
+ * its end moves when the sibling starts or stops executing during it (processor sharing).
  */
 class SmtSharingTest {
     private static final Topology ONE_CORE_TWO_THREADS = new Topology(1, 1, 2);
@@ -69,6 +69,30 @@ class SmtSharingTest {
         }
     }
 
+    /** Works {@code ns}, then spins in csd_lock_wait() for good: it stops executing then. */
+    private static final class WorkThenSpin extends KernelPath {
+        private final long ns;
+
+        WorkThenSpin(long ns) {
+            this.ns = ns;
+        }
+
+        @Override
+        public long step(Cpu cpu) {
+            return pc++ == 0 ? ns : BLOCK;
+        }
+
+        @Override
+        public TimeCategory category() {
+            return pc == 0 ? TimeCategory.KERNEL : TimeCategory.IPI_WAIT;
+        }
+
+        @Override
+        public String name() {
+            return "work, then csd_lock_wait";
+        }
+    }
+
     private static Kernel boot(Topology t, String factor) {
         GuestConfig.Builder b = GuestConfig.builder().topology(t).memoryMiB(16);
         if (factor != null) {
@@ -101,6 +125,49 @@ class SmtSharingTest {
             assertEquals(1540, g.costs().smtSharePermille);
         }
         assertEquals(1540, stepBesideABusyCpu(ONE_CORE_TWO_THREADS, null), "1000 ns x 1.54");
+    }
+
+    @Test
+    void aStepSpeedsUpWhenItsSiblingStopsExecuting() {
+        try (Kernel g = boot(ONE_CORE_TWO_THREADS, null)) {
+            long t0 = g.engine().now();
+            Work w = new Work(1000);
+            start(g, 0, w);
+            start(g, 1, new WorkThenSpin(200));
+            g.engine().run(2_000_000, Long.MAX_VALUE);
+            // Both shared for the sibling's 200 ns (308 ns at x1.54, 200 ns of the step's 1000
+            // done), then the core is the step's alone: 800 ns more.
+            assertEquals(308 + 800, w.took());
+            assertEquals(t0, w.start);
+            assertEquals(true, g.cpu(1).isSpinning());
+            assertEquals(308, g.cpuTime().get(1, TimeCategory.KERNEL), "the sibling's step, booked as it took");
+        }
+    }
+
+    @Test
+    void aStepSlowsWhenItsSiblingStartsExecuting() {
+        try (Kernel g = boot(ONE_CORE_TWO_THREADS, null)) {
+            long t0 = g.engine().now();
+            Work w = new Work(1000);
+            start(g, 0, w);
+            g.engine().at(t0 + 400, e -> start(g, 1, new Work(1_000_000)));
+            g.engine().run(2_000_000, Long.MAX_VALUE);
+            // Alone for 400 ns, then the remaining 600 ns at x1.54: 924 ns more.
+            assertEquals(400 + 924, w.took());
+        }
+    }
+
+    @Test
+    void aStepKeepsItsPaceWhenTheSiblingComesAndGoesWithin() {
+        try (Kernel g = boot(ONE_CORE_TWO_THREADS, null)) {
+            long t0 = g.engine().now();
+            Work w = new Work(1000);
+            start(g, 0, w);
+            g.engine().at(t0 + 100, e -> start(g, 1, new WorkThenSpin(100)));
+            g.engine().run(2_000_000, Long.MAX_VALUE);
+            // Alone 100 ns, shared 154 ns (the sibling's 100 ns; 100 of the step's), alone 800 ns.
+            assertEquals(100 + 154 + 800, w.took());
+        }
     }
 
     @Test
