@@ -11,7 +11,8 @@ import java.util.List;
  * category of vCPU time as a share of all of it (stolen is time runnable but not running, a
  * spinner's included; ipi_wait and lock_spin are spins while on the pCPU), the
  * host's scheduling events per vCPU-millisecond (pause-loop exits, the directed yields
- * kvm_vcpu_on_spin() made, preemptions, halt-poll wake-ups, migrations), and what a remote flush
+ * kvm_vcpu_on_spin() made, preemptions, halt-poll wake-ups, migrations), the stolen time per
+ * preemption (how long the host's scheduler keeps a runnable vCPU waiting), and what a remote flush
  * waited (csd_lock_wait), how long an IPI waited at its target for the handler, and how many
  * flushes KVM deferred to a preempted target instead.
  * Shown only for runs where the host preempted a vCPU or a vCPU exited.
@@ -59,7 +60,16 @@ final class OvercommitBreakdown {
             }
             b.append("</tr>\n");
         }
-        b.append("<tr><td>csd_lock_wait per remote flush, ns</td>");
+        // stolen over preemptions: how long a vCPU the host took off its pCPU while runnable waited to run again.
+        // A wake-up that waits for a busy pCPU adds stolen time without a preemption, so this is an upper bound.
+        b.append("<tr><td>stolen time per vCPU preemption, ns (at most a preempted vCPU's mean wait for its pCPU: a woken vCPU's wait "
+                + "adds to it)</td>");
+        for (RunReport r : reports) {
+            long preemptions = r.counters().getOrDefault("vcpu_preemptions", 0L);
+            b.append("<td>").append(preemptions == 0 ? "-" : Figures.num((double) r.cpuTimeNs().getOrDefault("stolen", 0L) / preemptions))
+                    .append("</td>");
+        }
+        b.append("</tr>\n<tr><td>csd_lock_wait per remote flush, ns</td>");
         for (RunReport r : reports) {
             long flushes = r.counters().getOrDefault("nr_tlb_remote_flush", 0L);
             b.append("<td>").append(flushes == 0 ? "-" : Figures.num((double) r.cpuTimeNs().getOrDefault("ipi_wait", 0L) / flushes))
