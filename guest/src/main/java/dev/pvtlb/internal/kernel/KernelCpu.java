@@ -239,10 +239,7 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu, VcpuExecut
         return paths.top() instanceof UserSpacePath;
     }
 
-    /**
-     * Executing instructions on its core: not blocked (halted in HLT, or waiting in a PAUSE loop)
-     * and not descheduled by the host; what slows an SMT sibling (see SmtSharing).
-     */
+    /** Executing on its core: not blocked (in HLT or a PAUSE loop), not descheduled; what slows an SMT sibling. */
     boolean executing() {
         return !blocked && runState.running() && !paths.isEmpty();
     }
@@ -282,7 +279,9 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu, VcpuExecut
 
     @Override
     public void fire(Engine e) {
-        schedule.selfFired(e);
+        if (schedule.selfDue(e)) {
+            fireDue(e);
+        }
     }
 
     /** Its step came due: the one in progress ends, the next runs, SMT siblings hear if it stopped or started executing. */
@@ -334,7 +333,9 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu, VcpuExecut
 
     @Override
     public void executionMayHaveChanged() {
-        stepTime.executing(executing(), guest.engine().now());
+        if (stepTime.sharesCore()) {
+            stepTime.executing(executing(), guest.engine().now());
+        }
     }
 
     /** Whether the host runs this vCPU, and its hooks to deschedule and resume it. */

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 final class StepSchedule {
     private final Engine engine;
     private final Event self;
-    /** Runs the step that came due (KernelCpu's step loop). */
+    /** Runs the step that came due (KernelCpu's step loop), for an entry a move queued. */
     private final Consumer<Engine> fireDue;
     /** When the step in progress ends, or the next step begins. */
     private long dueAt;
@@ -54,13 +54,13 @@ final class StepSchedule {
         return queued;
     }
 
-    /** The CPU itself fired: its step runs if that is the live entry and the step is due now. */
-    void selfFired(Engine e) {
+    /** The CPU itself fired: whether that is the live entry with its step due now (the CPU then runs it). */
+    boolean selfDue(Engine e) {
         if (staleSelf) {
             staleSelf = false;
-        } else if (due(e, self)) {
-            fireDue.accept(e);
+            return false;
         }
+        return due(e, self);
     }
 
     private boolean due(Engine e, Event entry) {

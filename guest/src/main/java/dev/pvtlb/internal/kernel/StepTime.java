@@ -121,6 +121,11 @@ public final class StepTime {
         }
     }
 
+    /** Whether its CPU has SMT siblings whose pace it changes (and that change its own). */
+    boolean sharesCore() {
+        return smt.shares();
+    }
+
     /** Its CPU is {@code executing} at {@code now}: its siblings' steps in progress change pace if that changed. */
     void executing(boolean executing, long now) {
         smt.executing(executing, now);
