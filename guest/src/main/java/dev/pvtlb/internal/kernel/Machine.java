@@ -14,9 +14,9 @@ import dev.pvtlb.profile.Profile;
 import dev.pvtlb.smp.Topology;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
-import java.util.List;
 
 /**
  * The machine a guest kernel boots on: physical memory with its frame allocator and page tables,

@@ -12,8 +12,9 @@ import java.util.function.LongConsumer;
  * and a flush handler on one thread slows the other.
  *
  * <p>A step runs {@code smt.share.factor} times slower while any sibling of its CPU (same core,
- * other thread) is executing: not blocked, and not descheduled by the host. A blocked CPU leaves the core to its sibling: halted in HLT (the paper's single-task
- * modes: a halted logical processor gives the whole core to the other), or spinning in
+ * other thread) is executing: not blocked, and not descheduled by the host. A blocked CPU leaves
+ * the core to its sibling: halted in HLT (the paper's single-task modes: a halted logical
+ * processor gives the whole core to the other), or spinning in
  * csd_lock_wait(), whose cpu_relax() loop executes PAUSE on x86, which Intel's Optimization
  * Reference Manual recommends in spin-wait loops on Hyper-Threading processors so that the spinning
  * thread leaves the shared execution resources to its sibling. A spin the model runs as steps of

@@ -23,10 +23,11 @@ public final class StepTime {
     /** The step in progress returned a cost already scaled, {@link #kernelNs} of it kernel time. */
     private boolean costScaled;
     private long kernelNs;
-    /** The step in progress of a CPU that shares its core (null: none), booked at its end. */
+    /**
+     * The step in progress of a CPU that shares its core (null: none), booked at its end with the
+     * costScaled and kernelNs it set (they last until the next step begins).
+     */
     private TimeCategory work;
-    private boolean workScaled;
-    private long workKernelNs;
     private long start;
     private long end;
 
@@ -74,8 +75,6 @@ public final class StepTime {
         long took = costScaled ? cost : SmtSharing.scale(cost, sharePermille);
         if (smt.shares()) {
             this.work = work;
-            workScaled = costScaled;
-            workKernelNs = kernelNs;
             start = now;
             end = now + took;
             return took;
@@ -99,7 +98,7 @@ public final class StepTime {
     /** The CPU's step in progress, if any, ended at {@code now}: booked. */
     void ended(long now) {
         if (work != null) {
-            bookInterval(work, workScaled, workKernelNs, start, now);
+            bookInterval(work, costScaled, kernelNs, start, now);
             work = null;
         }
     }
