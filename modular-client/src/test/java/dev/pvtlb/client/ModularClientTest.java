@@ -46,7 +46,7 @@ class ModularClientTest {
                 "backends: [arm64, hyperv, invlpgb, kvm, module-counting, module-sealed, native, pvm, rar, xen-pv]",
                 "study module: dev.pvtlb.study",
                 "native: nr_tlb_remote_flush=800 ipis_sent=1894 hypercalls=0 munmap_ns=5408.8",
-                "kvm: nr_tlb_remote_flush=790 ipis_sent=1607 hypercalls=814 munmap_ns=96357.0",
+                "kvm: nr_tlb_remote_flush=800 ipis_sent=2401 hypercalls=866 munmap_ns=195140.4",
                 "module-counting: nr_tlb_remote_flush=800 ipis_sent=1894 hypercalls=0 munmap_ns=5408.8",
                 "module-sealed: backend dev.pvtlb.client.sealed.SealedBackend: module dev.pvtlb.client neither exports "
                         + "package dev.pvtlb.client.sealed nor opens it to dev.pvtlb.guest, so the patched pv_ops cannot "

@@ -235,22 +235,23 @@ public final class HostModel implements VcpuHost, KvmHost {
             return;
         }
         pc.timerArmed = true;
-        long gen = ++pc.timerGen;
         long base = sliceFor(pc.nrRunning());
         long slice = engine.chooseInRange(ChoicePoint.PREEMPT, base / 2, base * 3 / 2, SLICE_POINTS);
         if (pc.current != null) {
             pc.current.deadline = pc.current.vruntime + slice;
         }
-        engine.at(engine.now() + slice, e -> {
-            if (pc.timerGen == gen) {
-                sliceEnd(pc);
-            }
+        pc.sliceTimer = engine.timer(engine.now() + slice, e -> {
+            pc.sliceTimer = null;
+            sliceEnd(pc);
         });
     }
 
-    /** Voids the armed slice timer of {@code pc} (the current vCPU changed outside a slice end). */
+    /** Cancels the armed slice timer of {@code pc} (the current vCPU changed outside a slice end). */
     private void voidTimer(Pcpu pc) {
-        pc.timerGen++;
+        if (pc.sliceTimer != null) {
+            engine.cancel(pc.sliceTimer);
+            pc.sliceTimer = null;
+        }
         pc.timerArmed = false;
     }
 
@@ -287,7 +288,7 @@ public final class HostModel implements VcpuHost, KvmHost {
             // kvm_sched_out(): current->on_rq, so vcpu->preempted and vcpu->ready are set.
             prev.preempted = true;
             prev.ready = true;
-            prev.spinGen++;
+            cancelPleTimer(prev);
             if (prev.cpu != null) {
                 prev.cpu.runState().preempt();
                 prev.cpu.kernel().vmstat().inc(Counter.VCPU_PREEMPTIONS);
@@ -311,7 +312,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         v.preempted = false;
         v.ready = false;
         v.pleWindowNs = guest.costs().pleWindowNs;
-        v.spinGen++;
+        cancelPleTimer(v);
         haltEnded(v); // the thread of a vCPU that halted runs again: kvm_vcpu_block() returns
         if (v.inSpinLoop) {
             KvmSpin.leaveSpinLoop(v); // back from the schedule() in its directed yield
@@ -444,12 +445,21 @@ public final class HostModel implements VcpuHost, KvmHost {
         if (!v.executing()) {
             return; // its entry's end looks again
         }
-        long gen = ++v.spinGen;
-        engine.at(engine.now() + v.pleWindowNs, e -> {
-            if (v.spinGen == gen && v.executing() && v.cpu.isSpinning()) {
+        cancelPleTimer(v);
+        v.pleTimer = engine.timer(engine.now() + v.pleWindowNs, e -> {
+            v.pleTimer = null;
+            if (v.executing() && v.cpu.isSpinning()) {
                 pauseLoopExit(v);
             }
         });
+    }
+
+    /** The spin the PLE timer of {@code v} watches ended (the vCPU left its pCPU, halted, or spins anew): no exit for it. */
+    private void cancelPleTimer(HostVcpu v) {
+        if (v.pleTimer != null) {
+            engine.cancel(v.pleTimer);
+            v.pleTimer = null;
+        }
     }
 
     /**
@@ -489,7 +499,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         Pcpu pc = v.pcpu;
         pc.account(engine.now());
         v.state = VcpuState.HALTED;
-        v.spinGen++;
+        cancelPleTimer(v);
         vcpu.runState().preempt();
         long min = pc.leftmostVruntime(v);
         // dequeue_entity(): the lag is kept for place_entity(), within one slice either way.

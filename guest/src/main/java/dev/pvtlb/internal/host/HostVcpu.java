@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.host;
 
 import dev.pvtlb.internal.kernel.KernelCpu;
+import dev.pvtlb.internal.sim.Timer;
 
 /**
  * One vCPU as the host schedules it: a vCPU of the modelled guest, or of another VM on the
@@ -37,8 +38,8 @@ public final class HostVcpu {
     boolean ready;
     /** The vCPU's current PLE window (vmx->ple_window), reset to the base on sched-in. */
     long pleWindowNs;
-    /** Bumped when the vCPU starts or stops a spin the PLE timer watches; older PLE events do nothing. */
-    long spinGen;
+    /** The PLE timer of the spin it is in (a pause-loop exit when its window passes), or null. */
+    Timer pleTimer;
     /**
      * vcpu->spin_loop.in_spin_loop: inside kvm_vcpu_on_spin(). A vCPU whose directed yield
      * scheduled it out stays inside until it runs again (yield_to() calls schedule() before

@@ -1,5 +1,6 @@
 package dev.pvtlb.internal.host;
 
+import dev.pvtlb.internal.sim.Timer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,8 +24,8 @@ public final class Pcpu {
     /** cfs_rq->next: the vCPU a yield_to() asked to run next here, or null. */
     HostVcpu nextBuddy;
     boolean timerArmed;
-    /** Bumped when a timer is armed or voided; a timer event of an older generation does nothing. */
-    long timerGen;
+    /** The armed slice timer, or null; cancelled when the pCPU switches vCPU before it fires. */
+    Timer sliceTimer;
     /** host.balance=idle: when this idle pCPU looks for a waiting vCPU again (the latest retry armed). */
     long balanceRetryAt = Long.MIN_VALUE;
 

@@ -1,5 +1,6 @@
 package dev.pvtlb.internal.kernel;
 
+import dev.pvtlb.internal.sim.Timer;
 import dev.pvtlb.stats.TimeCategory;
 import java.util.List;
 
@@ -32,8 +33,8 @@ public final class SpinLockedSection extends InternalPath {
     private final Runnable held;
     /** Halted in pv_wait(): the step's category is then IDLE, which halts the vCPU. */
     private boolean halting;
-    /** Which spin the threshold timer belongs to. */
-    private long spinGen;
+    /** The current spin's threshold timer, cancelled when the spin ends before it (the lock taken, or pv_wait()). */
+    private Timer threshold;
     /** When the spin reaches SPIN_THRESHOLD turns if its vCPU keeps running. */
     private long spinUntil;
     /** When the spin started, and its vCPU's descheduled time then ({@link VcpuRunState#descheduledNs}). */
@@ -127,6 +128,7 @@ public final class SpinLockedSection extends InternalPath {
     /** The lock is this CPU's: its word comes over from the last writer's cache. */
     private long granted(KernelCpu cpu, long now) {
         cpu.lockSpinning(null);
+        cancelThreshold(cpu);
         pc = 2;
         return cpu.lines.write(lock.line(), now);
     }
@@ -154,15 +156,24 @@ public final class SpinLockedSection extends InternalPath {
         return BLOCK;
     }
 
-    /** Wakes the spinning waiter at {@code at} to count its turns (a later spin or a halt voids it). */
+    /** Wakes the spinning waiter at {@code at} to count its turns (replacing the timer of an earlier spin). */
     private void armThreshold(KernelCpu cpu, long at) {
-        long gen = ++spinGen;
+        cancelThreshold(cpu);
         spinUntil = at;
-        cpu.kernel().engine().at(at, e -> {
-            if (spinGen == gen && pc == 1 && !halting && lock.holder() != cpu) {
+        threshold = cpu.kernel().engine().timer(at, e -> {
+            threshold = null;
+            if (pc == 1 && !halting && lock.holder() != cpu) {
                 cpu.wake();
             }
         });
+    }
+
+    /** The spin ended before its threshold: its timer will find nothing to count. */
+    private void cancelThreshold(KernelCpu cpu) {
+        if (threshold != null) {
+            cpu.kernel().engine().cancel(threshold);
+            threshold = null;
+        }
     }
 
     /**
@@ -208,6 +219,7 @@ public final class SpinLockedSection extends InternalPath {
     private long pvWait(KernelCpu cpu, long now) {
         cpu.kernel().vmstat().inc(dev.pvtlb.stats.Counter.PV_WAIT_HALTS);
         halting = true;
+        cancelThreshold(cpu);
         cpu.lockSpinning(null);
         lock.halting(cpu);
         KernelCpu next = lock.successor(cpu);

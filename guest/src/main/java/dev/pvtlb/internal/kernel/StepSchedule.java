@@ -10,8 +10,9 @@ import java.util.function.Consumer;
  * end later or earlier than it was queued for: later, and the entry fires early, finds the step
  * not done and queues itself again at the new end; earlier, and a fresh entry is queued at the
  * new end while the one it replaces stays in the engine's queue, stale, and is ignored when it
- * fires. The engine has no removal, and these moves are rare (a sibling starting or stopping to
- * execute during a step), so a stale entry costs one ignored event, never a search of the queue.
+ * fires. Only a {@link dev.pvtlb.internal.sim.Timer} can be taken back, and the CPU's own entry
+ * is not one (queuing it allocates nothing); these moves are rare (a sibling starting or stopping to
+ * execute during a step), so a stale entry costs one ignored event.
  */
 final class StepSchedule {
     private final Engine engine;

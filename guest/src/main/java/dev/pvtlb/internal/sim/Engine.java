@@ -102,6 +102,33 @@ public final class Engine {
         }
     }
 
+    /** Schedules {@code action} at {@code time} as a {@link Timer}, which {@link #cancel} can take back before it fires. */
+    public Timer timer(long time, Event action) {
+        Timer t = new Timer(action);
+        at(time, t);
+        return t;
+    }
+
+    /** Takes back timer {@code t}: it will not fire. Nothing when it already fired or was cancelled. */
+    public void cancel(Timer t) {
+        if (t.done()) {
+            return;
+        }
+        t.markCancelled();
+        if (soon == t) {
+            soon = null;
+            return;
+        }
+        for (int i = 0; i < tieCount; i++) {
+            if (ties[i] == t) {
+                System.arraycopy(ties, i + 1, ties, i, tieCount - i - 1);
+                ties[--tieCount] = null;
+                return;
+            }
+        }
+        queue.cancelled(t);
+    }
+
     /** Moves the held next event into the heap, in the FIFO place its sequence number keeps. */
     private void spillSoon() {
         queue.add(soon, soonTime, soonSeq);

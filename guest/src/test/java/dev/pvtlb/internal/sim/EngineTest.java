@@ -4,6 +4,7 @@ import dev.pvtlb.model.ChoicePoint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +55,69 @@ class EngineTest {
         assertEquals(List.of("a@0", "c@5", "b@10", "a2@10", "late@100"), log);
         assertEquals(List.of(ChoicePoint.ORDER), asked);
         assertEquals(5, e.steps());
+    }
+
+    /**
+     * A cancelled timer is gone from the run: it does not fire, is no step, does not bound the
+     * horizon and is no option when events tie, wherever it waited (held ahead of the heap, in the
+     * heap, at the heap's root, or among the events due now); cancelling one that fired does nothing.
+     */
+    @Test
+    void aCancelledTimerNeitherFiresNorCountsNorTies() {
+        List<Integer> options = new ArrayList<>();
+        Engine e = new Engine((p, n) -> {
+            options.add(n);
+            return 0;
+        }, 0);
+        List<String> log = new ArrayList<>();
+        Timer held = e.timer(5, x -> log.add("held"));
+        e.cancel(held); // held ahead of the heap (strictly earlier than everything in it)
+        e.at(10, x -> log.add("a@" + x.now()));
+        Timer tie = e.timer(10, x -> log.add("tie"));
+        e.at(10, x -> log.add("b@" + x.now()));
+        e.cancel(tie); // in the heap: a and b still tie, two options, not three
+        Timer root = e.timer(7, x -> log.add("root"));
+        assertEquals(7, e.horizon());
+        e.cancel(root); // at the heap's root: the horizon is the next live event
+        assertEquals(10, e.horizon());
+        Timer[] dueNow = new Timer[1];
+        e.at(30, x -> {
+            log.add("c@" + x.now());
+            x.cancel(dueNow[0]); // already drawn among the events due at 30
+        });
+        dueNow[0] = e.timer(30, x -> log.add("due"));
+        e.at(30, x -> log.add("d@" + x.now()));
+        Timer fired = e.timer(40, x -> log.add("fired@" + x.now()));
+        e.run(Long.MAX_VALUE, Long.MAX_VALUE);
+        e.cancel(fired); // after it fired: nothing
+        assertEquals(List.of("a@10", "b@10", "c@30", "d@30", "fired@40"), log);
+        assertEquals(List.of(2, 3), options); // a, b at 10; c, due, d at 30 (due cancelled once c ran)
+        assertEquals(5, e.steps());
+    }
+
+    /** Thousands of cancelled timers (a host voiding slice timers) are dropped without reordering the live events. */
+    @Test
+    void manyCancelledTimersLeaveTheLiveOrder() {
+        Engine e = new Engine(new SeededChooser(1), 0);
+        List<Long> log = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            long t = 1000 + (i * 7919L) % 3001;
+            Timer timer = e.timer(t, x -> log.add(-x.now()));
+            if (i % 10 != 0) {
+                e.cancel(timer);
+            } else {
+                e.at(t + 1, x -> log.add(x.now()));
+            }
+        }
+        e.run(Long.MAX_VALUE, Long.MAX_VALUE);
+        assertEquals(1000, e.steps());
+        long last = 0;
+        for (long v : log) {
+            assertTrue(Math.abs(v) >= last, "out of time order at " + v);
+            last = Math.abs(v);
+        }
+        assertEquals(-1000, log.get(0));
+        assertEquals(1001, log.get(1));
     }
 
     @Test

@@ -32,4 +32,42 @@ class EventQueueProperties {
         }
         assertEquals(all, polled);
     }
+
+    /** Cancelled timers, whether dropped at the root or by a rebuild of the heap, leave the others' order as it was. */
+    @Property(tries = 200)
+    void cancelledTimersNeverComeOutAndTheRestKeepTheirOrder(
+            @ForAll @Size(max = 400) List<@LongRange(min = 0, max = 60) Long> times,
+            @ForAll @Size(max = 400) List<Boolean> cancel) {
+        EventQueue q = new EventQueue();
+        List<Event> live = new ArrayList<>();
+        List<Timer> timers = new ArrayList<>();
+        List<long[]> keys = new ArrayList<>();
+        for (int i = 0; i < times.size(); i++) {
+            Timer t = new Timer(x -> { });
+            q.add(t, times.get(i));
+            timers.add(t);
+            keys.add(new long[] {times.get(i), i});
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < times.size(); i++) {
+            order.add(i);
+        }
+        order.sort(Comparator.<Integer>comparingLong(i -> keys.get(i)[0]).thenComparingInt(i -> i));
+        for (int i = 0; i < timers.size(); i++) {
+            if (i < cancel.size() && cancel.get(i)) {
+                timers.get(i).markCancelled();
+                q.cancelled(timers.get(i));
+            }
+        }
+        for (int i : order) {
+            if (!timers.get(i).cancelled) {
+                live.add(timers.get(i));
+            }
+        }
+        List<Event> polled = new ArrayList<>();
+        while (!q.isEmpty()) {
+            polled.add(q.poll());
+        }
+        assertEquals(live, polled);
+    }
 }

@@ -45,8 +45,8 @@ class CfsWakeupTest {
                 .set("mmapLock", "rwsem").set("alloc", "mmap").set("chunk_pages", "32");
         RunReport eevdf = Runner.run(s);
         RunReport cfs = Runner.run(s.set("host.scheduler", "cfs"));
-        assertEquals(12383, Math.round(eevdf.metrics().get("records_per_s").mean()));
-        assertEquals(39467, Math.round(cfs.metrics().get("records_per_s").mean()));
+        assertEquals(12750, Math.round(eevdf.metrics().get("records_per_s").mean()));
+        assertEquals(39644, Math.round(cfs.metrics().get("records_per_s").mean()));
     }
 
     /**
@@ -61,7 +61,7 @@ class CfsWakeupTest {
         RunReport eevdf = Runner.run(s);
         RunReport cfs = Runner.run(s.copy().set("host.scheduler", "cfs"));
         assertEquals(15_095_564, Math.round(eevdf.simulatedS() * 1e9), 1000, "5 slices of 3 ms, and the last records' tail");
-        assertEquals(45_023_310, Math.round(cfs.simulatedS() * 1e9), 1000, "5 slices of 9 ms, and the last records' tail");
+        assertEquals(45_033_748, Math.round(cfs.simulatedS() * 1e9), 1000, "5 slices of 9 ms, and the last records' tail");
         try (Guest g = Guest.boot(s.copy().set("host.scheduler", "cfs").guestConfig(0))) {
             assertEquals(9_000_000, KernelBoot.of(g).vcpuHost().sharedSliceNs());
         }
