@@ -51,7 +51,9 @@ import picocli.CommandLine.Spec;
  * development machine): each entry present in both gets the ratio of its current real-time factor
  * (run entries) or schedules per second (explorer entries) to the baseline's, above 1 when faster,
  * printed as a last column and written as {@code vs_baseline}. The entries run one at a time:
- * runs at once would share the cores and slow each other down.
+ * runs at once would share the cores and slow each other down. An explorer entry's random search
+ * runs as {@code pvtlb explore} runs it, one schedule per core at once ({@code explore_workers});
+ * a44539b's baseline ran one at a time.
  */
 @Command(name = "bench", description = {"Measure the emulator's own speed on a fixed suite, one entry at a time.",
     "With --baseline, each entry's speed relative to an earlier bench --json: current real-time factor (run entries) "
@@ -175,12 +177,16 @@ final class BenchCommand implements Callable<Integer> {
             row.put("name", name);
             row.put("fidelity", Fidelity.EXACT.key());
             if (e instanceof ExploreEntry x) {
-                new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null)).explore(new RandomStrategy(1), x.budget() / 2, 60);
+                // As pvtlb explore runs a random search: one schedule per core at once.
+                int workers = Runtime.getRuntime().availableProcessors();
+                new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null)).parallel(workers)
+                        .explore(new RandomStrategy(1), x.budget() / 2, 60);
+                row.put("explore_workers", workers);
                 List<Map<String, Object>> runs = new ArrayList<>();
                 for (int k = 0; k < repeat; k++) {
                     // The same schedules every time: only the host's speed varies.
                     ExploreResult res = new Explorer(ScenarioArgs.build(x.scenario(), x.backend(), x.sets(), 1L, null))
-                            .explore(new RandomStrategy(2), x.budget(), 60);
+                            .parallel(workers).explore(new RandomStrategy(2), x.budget(), 60);
                     Map<String, Object> run = new LinkedHashMap<>();
                     run.put("steps_per_s", 0.0);
                     run.put("rtf", 0.0);

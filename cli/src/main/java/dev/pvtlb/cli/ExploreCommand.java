@@ -59,6 +59,11 @@ final class ExploreCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "scenario and strategy seed (default: 1)")
     long seed = 1;
 
+    @Option(names = "--parallel", paramLabel = "N", description = "random: schedules run at once, each on a guest of its own, "
+            + "with the result of one at a time (default: the number of cores); pct and exhaustive learn from each schedule "
+            + "and run one at a time")
+    Integer parallel;
+
     @Option(names = "--trace", paramLabel = "FILE", description = "write a found hazard's trace here (for pvtlb replay)")
     Path trace;
 
@@ -68,6 +73,11 @@ final class ExploreCommand implements Callable<Integer> {
 
     @Mixin
     TimelineOption timeline;
+
+    /** Schedules at once: --parallel, else one per core. */
+    private int workers() {
+        return parallel != null ? parallel : Runtime.getRuntime().availableProcessors();
+    }
 
     @Override
     public Integer call() throws IOException {
@@ -84,11 +94,14 @@ final class ExploreCommand implements Callable<Integer> {
         if (bound < 0 || bound > 64) {
             throw new ModelException("--bound must be between 0 and 64, got " + bound);
         }
+        if (workers() < 1 || workers() > 1024) {
+            throw new ModelException("--parallel must be between 1 and 1024, got " + workers());
+        }
         if (!sizes.isEmpty()) {
             return huntOverSizes();
         }
         Scenario s = Explorer.huntDefaults(ScenarioArgs.build(scenario, backend, sets, seed, null));
-        Explorer explorer = new Explorer(s);
+        Explorer explorer = new Explorer(s).parallel(workers());
         ExploreResult r = explorer.explore(strategy(), budget, seconds);
         PrintWriter out = spec.commandLine().getOut();
         out.printf("scenario %s  backend %s  knobs %s  strategy %s  seed %d%n", scenario, backend,
@@ -153,7 +166,7 @@ final class ExploreCommand implements Callable<Integer> {
                 continue;
             }
             ran++;
-            Explorer explorer = new Explorer(s);
+            Explorer explorer = new Explorer(s).parallel(workers());
             ExploreResult r = explorer.explore(strategy(), budget, seconds);
             if (r.safe()) {
                 out.printf("%s=%-4d SAFE    %d schedules in %.2f s (%.0f schedules/s)%n", key, n, r.schedules(), r.seconds(),

@@ -20,6 +20,29 @@ class ExploreCommandTest {
         assertTrue(r.out().contains("verdict: SAFE (no hazard in 200 schedules)"), r.out());
     }
 
+    /** --parallel: the same verdict, schedule and trace as one at a time; 0 is refused in one line. */
+    @Test
+    void parallelWorkersReportWhatOneAtATimeFinds() {
+        String[] args = {"explore", "lazy-speculative-walk", "--set", "lazy=skip-nofree", "--budget", "200", "--seed", "4"};
+        MainTest.Result one = pvtlb(concat(args, "--parallel", "1"));
+        MainTest.Result three = pvtlb(concat(args, "--parallel", "3"));
+        assertEquals(1, one.code(), one.out() + one.err());
+        assertEquals(1, three.code(), three.out() + three.err());
+        // Everything but the line of wall time.
+        assertEquals(one.out().lines().filter(l -> !l.startsWith("schedules: ")).toList(),
+                three.out().lines().filter(l -> !l.startsWith("schedules: ")).toList());
+        assertTrue(three.out().contains("verdict: HAZARD WALK_AFTER_FREE found in schedule "), three.out());
+        MainTest.Result zero = pvtlb(concat(args, "--parallel", "0"));
+        assertEquals(2, zero.code());
+        assertEquals("pvtlb: --parallel must be between 1 and 1024, got 0", zero.err().strip());
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+
     /**
      * --sizes: one line per size, a size below the entry's roles listed as not run, the first
      * hazard in full with its trace, which replays at its own size.

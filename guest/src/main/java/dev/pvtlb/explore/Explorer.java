@@ -16,6 +16,8 @@ public final class Explorer {
     public static final int TRACE_LINES = 80;
 
     private final Scenario scenario;
+    /** Schedules run at once, each on a guest of its own (1: one after another on this thread). */
+    private int parallel = 1;
 
     /**
      * {@code s} as the explorer hunts in it unless told otherwise (pvtlb explore, assess, sweep
@@ -46,31 +48,52 @@ public final class Explorer {
         this.scenario = scenario.copy().defaultQuantum(0);
     }
 
-    public ExploreResult explore(Strategy strategy, long budgetSchedules, double budgetSeconds) {
-        try (ScheduleRunner runner = new ScheduleRunner(scenario)) {
-            return explore(runner, strategy, budgetSchedules, budgetSeconds);
+    /**
+     * Runs up to {@code workers} schedules at once when the strategy's schedules are independent
+     * ({@link Strategy#independent}; else one at a time), each worker on a guest of its own: a
+     * guest is single threaded and a schedule's run depends on its choices alone. The result is
+     * the one thread's: schedules are taken in index order and the hazard reported is that of the
+     * lowest-numbered schedule that found one, after every schedule before it has run.
+     */
+    public Explorer parallel(int workers) {
+        if (workers < 1) {
+            throw new IllegalArgumentException("parallel must be at least 1, got " + workers);
         }
+        this.parallel = workers;
+        return this;
     }
 
-    private ExploreResult explore(ScheduleRunner runner, Strategy strategy, long budgetSchedules, double budgetSeconds) {
-        long start = System.nanoTime();
-        long n = 0;
-        while (n < budgetSchedules && !strategy.exhausted()
-                && (System.nanoTime() - start) / 1e9 < budgetSeconds) {
-            ScheduleRun r = runner.run(strategy.schedule((int) Math.min(n, Integer.MAX_VALUE)), 0);
-            n++;
-            strategy.finished(r.choices());
-            if (r.found()) {
-                double seconds = (System.nanoTime() - start) / 1e9;
-                ScheduleRun small = new Shrinker(runner).shrink(r);
-                ScheduleRun readable = runner.run(new ReplaySource(small.choices(), true), TRACE_LINES);
-                Hazard h = readable.found() ? readable.hazard() : small.hazard();
-                return new ExploreResult(strategy.name(), n, seconds, false, h, n, small.choices(), readable.steps(),
-                        readable.stepLog(), explored());
+    public ExploreResult explore(Strategy strategy, long budgetSchedules, double budgetSeconds) {
+        try (ScheduleRunner runner = new ScheduleRunner(scenario)) {
+            long start = System.nanoTime();
+            ScheduleRun found;
+            long n;
+            if (parallel > 1 && strategy.independent()) {
+                ParallelSearch search = new ParallelSearch(strategy, budgetSchedules, start, budgetSeconds);
+                search.run(runner, parallel, () -> new ScheduleRunner(scenario.copy()));
+                found = search.found();
+                n = search.schedules();
+            } else {
+                found = null;
+                n = 0;
+                while (found == null && n < budgetSchedules && !strategy.exhausted()
+                        && (System.nanoTime() - start) / 1e9 < budgetSeconds) {
+                    ScheduleRun r = runner.run(strategy.schedule((int) Math.min(n, Integer.MAX_VALUE)), 0);
+                    n++;
+                    strategy.finished(r.choices());
+                    found = r.found() ? r : null;
+                }
             }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (found == null) {
+                return new ExploreResult(strategy.name(), n, seconds, strategy.exhausted(), null, 0, List.of(), 0, List.of(), explored());
+            }
+            ScheduleRun small = new Shrinker(runner).shrink(found);
+            ScheduleRun readable = runner.run(new ReplaySource(small.choices(), true), TRACE_LINES);
+            Hazard h = readable.found() ? readable.hazard() : small.hazard();
+            return new ExploreResult(strategy.name(), n, seconds, false, h, n, small.choices(), readable.steps(),
+                    readable.stepLog(), explored());
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        return new ExploreResult(strategy.name(), n, seconds, strategy.exhausted(), null, 0, List.of(), 0, List.of(), explored());
     }
 
     private ExploreResult.Explored explored() {

@@ -17,6 +17,11 @@ public final class RandomStrategy implements Strategy {
     }
 
     @Override
+    public boolean independent() {
+        return true;
+    }
+
+    @Override
     public String name() {
         return "random";
     }

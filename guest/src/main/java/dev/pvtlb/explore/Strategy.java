@@ -15,5 +15,14 @@ public interface Strategy {
         return false;
     }
 
+    /**
+     * Whether schedule {@code i} depends on its index alone, not on what earlier schedules chose:
+     * then several schedules may run at once ({@link Explorer#parallel}) and the search is the one
+     * a single thread makes. A strategy that learns from {@link #finished} is not.
+     */
+    default boolean independent() {
+        return false;
+    }
+
     String name();
 }
