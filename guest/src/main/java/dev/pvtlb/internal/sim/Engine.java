@@ -53,6 +53,8 @@ public final class Engine {
     private Event soon;
     private long soonTime;
     private long soonSeq;
+    /** How many times {@link #reset} emptied the queue: a timer queued before the last one is gone already. */
+    private long resets;
 
     public Engine(Chooser chooser, long quantumNs) {
         if (quantumNs < 0) {
@@ -104,15 +106,15 @@ public final class Engine {
 
     /** Schedules {@code action} at {@code time} as a {@link Timer}, which {@link #cancel} can take back before it fires. */
     public Timer timer(long time, Event action) {
-        Timer t = new Timer(action);
+        Timer t = new Timer(action, resets);
         at(time, t);
         return t;
     }
 
     /** Takes back timer {@code t}: it will not fire. Nothing when it already fired or was cancelled. */
     public void cancel(Timer t) {
-        if (t.done()) {
-            return;
+        if (t.done() || t.resets() != resets) {
+            return; // fired, cancelled, or queued before a reset emptied the queue
         }
         t.markCancelled();
         if (soon == t) {
@@ -127,6 +129,11 @@ public final class Engine {
             }
         }
         queue.cancelled(t);
+    }
+
+    /** Cancelled timers waiting in the heap to be dropped (for tests of the engine). */
+    int cancelledPending() {
+        return queue.cancelledCount();
     }
 
     /** Moves the held next event into the heap, in the FIFO place its sequence number keeps. */
@@ -184,6 +191,7 @@ public final class Engine {
 
     /** Clears all pending events and the clock, for reusing a model between schedules. */
     public void reset() {
+        resets++;
         queue.clear();
         soon = null;
         java.util.Arrays.fill(ties, 0, tieCount, null);

@@ -94,6 +94,11 @@ public final class EventQueue {
         }
     }
 
+    /** Cancelled timers still in the heap. */
+    int cancelledCount() {
+        return cancelled;
+    }
+
     private void dropCancelledRoots() {
         while (size > 0 && events[0] instanceof Timer t && t.cancelled) {
             removeRoot();

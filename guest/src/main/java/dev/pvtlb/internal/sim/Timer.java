@@ -10,12 +10,19 @@ package dev.pvtlb.internal.sim;
  */
 public final class Timer implements Event {
     private final Event action;
+    /** The engine's reset count when it was queued ({@link Engine#reset} empties the queue). */
+    private final long resets;
     private boolean done;
     /** Set while it waits in the heap cancelled (the heap drops it when it surfaces). */
     boolean cancelled;
 
-    Timer(Event action) {
+    Timer(Event action, long resets) {
         this.action = action;
+        this.resets = resets;
+    }
+
+    long resets() {
+        return resets;
     }
 
     /** Whether it fired or was cancelled: cancelling it now does nothing. */

@@ -95,6 +95,27 @@ class EngineTest {
         assertEquals(5, e.steps());
     }
 
+    /** A timer queued before a reset (the explorer's next schedule) is gone with the queue: cancelling it later touches nothing. */
+    @Test
+    void aTimerFromBeforeAResetIsNotCancelledAgain() {
+        Engine e = new Engine(new SeededChooser(1), 0);
+        Timer old = e.timer(100, x -> { });
+        e.at(200, x -> { });
+        e.reset();
+        List<String> log = new ArrayList<>();
+        e.at(50, x -> log.add("a@" + x.now()));
+        e.at(60, x -> log.add("b@" + x.now()));
+        Timer live = e.timer(100, x -> log.add("live@" + x.now())); // in the heap, below b
+        e.cancel(old);
+        assertEquals(0, e.cancelledPending(), "nothing of the new queue counts as cancelled");
+        e.cancel(live);
+        assertEquals(1, e.cancelledPending());
+        e.run(Long.MAX_VALUE, Long.MAX_VALUE);
+        assertEquals(List.of("a@50", "b@60"), log);
+        assertEquals(0, e.cancelledPending(), "dropped when it surfaced");
+        assertEquals(2, e.steps());
+    }
+
     /** Thousands of cancelled timers (a host voiding slice timers) are dropped without reordering the live events. */
     @Test
     void manyCancelledTimersLeaveTheLiveOrder() {

@@ -43,7 +43,7 @@ class EventQueueProperties {
         List<Timer> timers = new ArrayList<>();
         List<long[]> keys = new ArrayList<>();
         for (int i = 0; i < times.size(); i++) {
-            Timer t = new Timer(x -> { });
+            Timer t = new Timer(x -> { }, 0);
             q.add(t, times.get(i));
             timers.add(t);
             keys.add(new long[] {times.get(i), i});
