@@ -231,10 +231,9 @@ public final class HostModel implements VcpuHost, KvmHost {
 
     /** The slice timer of {@code pc} runs while another vCPU may want the pCPU. */
     private void armTimer(Pcpu pc) {
-        if (pc.timerArmed || pc.vcpus.size() < 2) {
+        if (pc.sliceTimer != null || pc.vcpus.size() < 2) {
             return;
         }
-        pc.timerArmed = true;
         long base = sliceFor(pc.nrRunning());
         long slice = engine.chooseInRange(ChoicePoint.PREEMPT, base / 2, base * 3 / 2, SLICE_POINTS);
         if (pc.current != null) {
@@ -248,11 +247,8 @@ public final class HostModel implements VcpuHost, KvmHost {
 
     /** Cancels the armed slice timer of {@code pc} (the current vCPU changed outside a slice end). */
     private void voidTimer(Pcpu pc) {
-        if (pc.sliceTimer != null) {
-            engine.cancel(pc.sliceTimer);
-            pc.sliceTimer = null;
-        }
-        pc.timerArmed = false;
+        engine.cancel(pc.sliceTimer);
+        pc.sliceTimer = null;
     }
 
     /**
@@ -261,7 +257,6 @@ public final class HostModel implements VcpuHost, KvmHost {
      * lets guest vCPUs finish their work, so the run can end.
      */
     private void sliceEnd(Pcpu pc) {
-        pc.timerArmed = false;
         boolean draining = draining();
         pc.account(engine.now());
         HostVcpu next = pc.nextRunnable(draining);
@@ -288,7 +283,7 @@ public final class HostModel implements VcpuHost, KvmHost {
             // kvm_sched_out(): current->on_rq, so vcpu->preempted and vcpu->ready are set.
             prev.preempted = true;
             prev.ready = true;
-            cancelPleTimer(prev);
+            engine.cancel(prev.pleTimer); // its spin, if any, ended
             if (prev.cpu != null) {
                 prev.cpu.runState().preempt();
                 prev.cpu.kernel().vmstat().inc(Counter.VCPU_PREEMPTIONS);
@@ -312,7 +307,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         v.preempted = false;
         v.ready = false;
         v.pleWindowNs = guest.costs().pleWindowNs;
-        cancelPleTimer(v);
+        engine.cancel(v.pleTimer);
         haltEnded(v); // the thread of a vCPU that halted runs again: kvm_vcpu_block() returns
         if (v.inSpinLoop) {
             KvmSpin.leaveSpinLoop(v); // back from the schedule() in its directed yield
@@ -445,21 +440,12 @@ public final class HostModel implements VcpuHost, KvmHost {
         if (!v.executing()) {
             return; // its entry's end looks again
         }
-        cancelPleTimer(v);
+        engine.cancel(v.pleTimer); // the last spin's, if it has not fired
         v.pleTimer = engine.timer(engine.now() + v.pleWindowNs, e -> {
-            v.pleTimer = null;
             if (v.executing() && v.cpu.isSpinning()) {
                 pauseLoopExit(v);
             }
         });
-    }
-
-    /** The spin the PLE timer of {@code v} watches ended (the vCPU left its pCPU, halted, or spins anew): no exit for it. */
-    private void cancelPleTimer(HostVcpu v) {
-        if (v.pleTimer != null) {
-            engine.cancel(v.pleTimer);
-            v.pleTimer = null;
-        }
     }
 
     /**
@@ -499,7 +485,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         Pcpu pc = v.pcpu;
         pc.account(engine.now());
         v.state = VcpuState.HALTED;
-        cancelPleTimer(v);
+        engine.cancel(v.pleTimer);
         vcpu.runState().preempt();
         long min = pc.leftmostVruntime(v);
         // dequeue_entity(): the lag is kept for place_entity(), within one slice either way.

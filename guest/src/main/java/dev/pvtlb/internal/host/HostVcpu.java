@@ -38,7 +38,7 @@ public final class HostVcpu {
     boolean ready;
     /** The vCPU's current PLE window (vmx->ple_window), reset to the base on sched-in. */
     long pleWindowNs;
-    /** The PLE timer of the spin it is in (a pause-loop exit when its window passes), or null. */
+    /** The PLE timer of its last spin (a pause-loop exit when its window passes), cancelled when that spin ends; null before any. */
     Timer pleTimer;
     /**
      * vcpu->spin_loop.in_spin_loop: inside kvm_vcpu_on_spin(). A vCPU whose directed yield

@@ -23,8 +23,7 @@ public final class Pcpu {
     private long minVruntime;
     /** cfs_rq->next: the vCPU a yield_to() asked to run next here, or null. */
     HostVcpu nextBuddy;
-    boolean timerArmed;
-    /** The armed slice timer, or null; cancelled when the pCPU switches vCPU before it fires. */
+    /** The armed slice timer, or null (none armed); cancelled when the pCPU switches vCPU before it fires. */
     Timer sliceTimer;
     /** host.balance=idle: when this idle pCPU looks for a waiting vCPU again (the latest retry armed). */
     long balanceRetryAt = Long.MIN_VALUE;

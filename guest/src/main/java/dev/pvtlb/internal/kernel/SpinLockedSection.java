@@ -33,7 +33,7 @@ public final class SpinLockedSection extends InternalPath {
     private final Runnable held;
     /** Halted in pv_wait(): the step's category is then IDLE, which halts the vCPU. */
     private boolean halting;
-    /** The current spin's threshold timer, cancelled when the spin ends before it (the lock taken, or pv_wait()). */
+    /** The last spin's threshold timer, cancelled when the spin ends before it (the lock taken, or pv_wait()); null before any. */
     private Timer threshold;
     /** When the spin reaches SPIN_THRESHOLD turns if its vCPU keeps running. */
     private long spinUntil;
@@ -128,7 +128,7 @@ public final class SpinLockedSection extends InternalPath {
     /** The lock is this CPU's: its word comes over from the last writer's cache. */
     private long granted(KernelCpu cpu, long now) {
         cpu.lockSpinning(null);
-        cancelThreshold(cpu);
+        cpu.kernel().engine().cancel(threshold);
         pc = 2;
         return cpu.lines.write(lock.line(), now);
     }
@@ -158,22 +158,13 @@ public final class SpinLockedSection extends InternalPath {
 
     /** Wakes the spinning waiter at {@code at} to count its turns (replacing the timer of an earlier spin). */
     private void armThreshold(KernelCpu cpu, long at) {
-        cancelThreshold(cpu);
+        cpu.kernel().engine().cancel(threshold);
         spinUntil = at;
         threshold = cpu.kernel().engine().timer(at, e -> {
-            threshold = null;
             if (pc == 1 && !halting && lock.holder() != cpu) {
                 cpu.wake();
             }
         });
-    }
-
-    /** The spin ended before its threshold: its timer will find nothing to count. */
-    private void cancelThreshold(KernelCpu cpu) {
-        if (threshold != null) {
-            cpu.kernel().engine().cancel(threshold);
-            threshold = null;
-        }
     }
 
     /**
@@ -219,7 +210,7 @@ public final class SpinLockedSection extends InternalPath {
     private long pvWait(KernelCpu cpu, long now) {
         cpu.kernel().vmstat().inc(dev.pvtlb.stats.Counter.PV_WAIT_HALTS);
         halting = true;
-        cancelThreshold(cpu);
+        cpu.kernel().engine().cancel(threshold); // the spin ends in a halt
         cpu.lockSpinning(null);
         lock.halting(cpu);
         KernelCpu next = lock.successor(cpu);

@@ -111,10 +111,10 @@ public final class Engine {
         return t;
     }
 
-    /** Takes back timer {@code t}: it will not fire. Nothing when it already fired or was cancelled. */
+    /** Takes back timer {@code t}: it will not fire. Nothing when it is null, already fired or was cancelled. */
     public void cancel(Timer t) {
-        if (t.done() || t.resets() != resets) {
-            return; // fired, cancelled, or queued before a reset emptied the queue
+        if (t == null || t.done() || t.resets() != resets) {
+            return; // none, fired, cancelled, or queued before a reset emptied the queue
         }
         t.markCancelled();
         if (soon == t) {

@@ -100,7 +100,7 @@ public final class EventQueue {
     }
 
     private void dropCancelledRoots() {
-        while (size > 0 && events[0] instanceof Timer t && t.cancelled) {
+        while (size > 0 && events[0] instanceof Timer t && t.done()) {
             removeRoot();
             cancelled--;
         }
@@ -110,7 +110,7 @@ public final class EventQueue {
     private void compact() {
         int n = 0;
         for (int i = 0; i < size; i++) {
-            if (!(events[i] instanceof Timer t && t.cancelled)) {
+            if (!(events[i] instanceof Timer t && t.done())) {
                 keys[2 * n] = keys[2 * i];
                 keys[2 * n + 1] = keys[2 * i + 1];
                 events[n] = events[i];

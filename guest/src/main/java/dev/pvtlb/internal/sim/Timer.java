@@ -12,9 +12,8 @@ public final class Timer implements Event {
     private final Event action;
     /** The engine's reset count when it was queued ({@link Engine#reset} empties the queue). */
     private final long resets;
+    /** Fired or cancelled; a timer still in the heap that is done was cancelled (the heap drops it when it surfaces). */
     private boolean done;
-    /** Set while it waits in the heap cancelled (the heap drops it when it surfaces). */
-    boolean cancelled;
 
     Timer(Event action, long resets) {
         this.action = action;
@@ -32,7 +31,6 @@ public final class Timer implements Event {
 
     void markCancelled() {
         done = true;
-        cancelled = true;
     }
 
     @Override

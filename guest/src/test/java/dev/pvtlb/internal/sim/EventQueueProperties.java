@@ -60,7 +60,7 @@ class EventQueueProperties {
             }
         }
         for (int i : order) {
-            if (!timers.get(i).cancelled) {
+            if (!timers.get(i).done()) {
                 live.add(timers.get(i));
             }
         }
