@@ -36,9 +36,9 @@ class SweepCommandTest {
         assertTrue(csv.get(0).startsWith("run,scenario,backend,threads,seed,reps,fidelity,metric.munmap_ns,metric.access_ns,"
                 + "counter.nr_tlb_remote_flush,counter.nr_tlb_remote_flush_received,"), csv.get(0));
         assertTrue(csv.get(0).endsWith(",sim.steps,sim.simulated_s,hazards,verdict"), csv.get(0));
-        assertTrue(csv.get(1).startsWith("0,munmap-storm,native,2,1,1,fast,4173.166667,2.593083,6,3,"), csv.get(1));
-        assertTrue(csv.get(3).startsWith("2,munmap-storm,native,4,1,1,fast,7799.75,2.568083,12,14,"), csv.get(3));
-        assertTrue(csv.get(4).startsWith("3,munmap-storm,native,4,2,1,fast,6846.666667,2.612542,12,18,"), csv.get(4));
+        assertTrue(csv.get(1).startsWith("0,munmap-storm,native,2,1,1,fast,3587,2.593083,6,3,"), csv.get(1));
+        assertTrue(csv.get(3).startsWith("2,munmap-storm,native,4,1,1,fast,6232.166667,2.59025,12,22,"), csv.get(3));
+        assertTrue(csv.get(4).startsWith("3,munmap-storm,native,4,2,1,fast,5931,2.612667,12,22,"), csv.get(4));
         assertTrue(csv.get(4).endsWith(",0,SAFE"), csv.get(4));
         for (String f : new String[] {"runs.csv", "runs.jsonl", "summary.html"}) {
             assertEquals(Files.readString(dir.resolve("one").resolve(f)), Files.readString(dir.resolve("two").resolve(f)), f);
@@ -49,13 +49,13 @@ class SweepCommandTest {
         assertEquals(one.out(), two.out().replace(dir.resolve("two").toString(), dir.resolve("one").toString()));
         assertEquals("""
                 threads  runs    munmap_ns  hazards
-                2           2  3684.083333        0
-                4           2  7323.208333        0
+                2           2  3392.166667        0
+                4           2  6081.583333        0
                 4 runs:\s""", one.out().substring(0, one.out().indexOf("4 runs: ") + 8));
         List<String> jsonl = Files.readAllLines(dir.resolve("one/runs.jsonl"));
         assertEquals(4, jsonl.size());
         assertTrue(jsonl.get(0).startsWith("{\"run\":0,\"scenario\":\"munmap-storm\",\"backend\":\"native\",\"threads\":\"2\","
-                + "\"seed\":1,\"reps\":1,\"fidelity\":\"fast\",\"metric.munmap_ns\":4173.166667,"), jsonl.get(0));
+                + "\"seed\":1,\"reps\":1,\"fidelity\":\"fast\",\"metric.munmap_ns\":3587,"), jsonl.get(0));
         String html = Files.readString(dir.resolve("one/summary.html"));
         assertEquals(1, html.split("<svg", -1).length - 1, "one chart: munmap_ns against threads");
         assertTrue(html.contains(">munmap_ns vs threads</text>"), html);

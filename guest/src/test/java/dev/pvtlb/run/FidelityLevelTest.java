@@ -34,7 +34,7 @@ class FidelityLevelTest {
         RunReport exact = Runner.run(storm().set("fidelity", "exact"));
         assertEquals("exact", byDefault.fidelity());
         assertEquals("exact", byDefault.toMap().get("fidelity"));
-        assertEquals(2717, byDefault.steps());
+        assertEquals(2426, byDefault.steps());
         assertEquals(byDefault.steps(), exact.steps());
         assertEquals(figures(byDefault), figures(exact));
         assertEquals("fast", Runner.run(storm().defaultFidelity(Fidelity.FAST)).fidelity(), "a command's default");
@@ -51,8 +51,8 @@ class FidelityLevelTest {
         assertEquals("fast", fast.fidelity());
         // A fault that ends before the next event runs inside its batch's step: the fault and the
         // mmap_lock release are not steps of their own, and the batch after it goes on in the same step.
-        assertEquals(227_287, exact.steps());
-        assertEquals(227_149, fast.steps());
+        assertEquals(159_745, exact.steps());
+        assertEquals(159_349, fast.steps());
         assertEquals(figures(exact), figures(fast));
         assertEquals(53_248L, fast.counters().get("page_faults"));
     }

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class QuantumGrainTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-        "munmap-storm, munmap_ns, 104320.33125, 105133.61575",
+        "munmap-storm, munmap_ns, 95904.3185, 96036.604",
         "sysbench-mmap-rndwr, throughput, 4071109.4716499085, 4069109.405237183",
         "tlb-flush2, loops_per_s, 601766.248114, 599077.21373"
     })

@@ -109,10 +109,10 @@ class ExternalKvmDesignIT {
     @Test
     void munmapStormOnThreeVmsFromTheJarIsTheShippedKvm(@TempDir Path dir) throws Exception {
         Map<?, ?> c = assertSameJson(dir, "munmap-storm", List.of("vms=3", "others=same", "ops=5"));
-        assertEquals(0, counter(c, "deferred_flushes"));
-        assertEquals(0, counter(c, "hypervisor_flushes"));
+        assertEquals(4, counter(c, "deferred_flushes"), "targets found preempted");
+        assertEquals(4, counter(c, "hypervisor_flushes"));
         assertEquals(80, counter(c, "nr_tlb_remote_flush"), "16 threads x 5 munmaps");
-        assertEquals(9, counter(c, "vcpu_preemptions"));
+        assertEquals(20, counter(c, "vcpu_preemptions"));
     }
 
     /**

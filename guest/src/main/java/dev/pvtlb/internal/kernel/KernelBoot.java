@@ -33,8 +33,14 @@ public final class KernelBoot {
         for (KernelCpu c : kernel.cpus()) {
             // idt_setup_apic_and_irq_gates() and open_softirq(RCU_SOFTIRQ): each CPU's handlers.
             c.interrupts().handlers(new CallFunctionInterrupt(), new RescheduleInterrupt(), new RcuSoftirq());
-            // A paravirt spinlock's waiter whose vCPU the host deschedules (pv_wait_early).
-            c.runState().onPreempt(() -> SpinLockedSection.waiterPreempted(c));
+            // A paravirt spinlock's waiter whose vCPU the host deschedules (pv_wait_early); a
+            // writer spinning on an mmap_lock whose owner ran on it (owner_on_cpu() turns false).
+            c.runState().onPreempt(() -> {
+                SpinLockedSection.waiterPreempted(c);
+                if (c.rq.current() != null) {
+                    c.rq.current().wakeSpinners();
+                }
+            });
         }
         FacadeLink.get().bind(facade, kernel);
         kernel.start();

@@ -13,14 +13,15 @@ import java.util.List;
  * task that cannot have the lock sleeps (schedule(): its CPU idles, on a host its vCPU halts); the
  * release that hands it the lock wakes it with try_to_wake_up(), a reschedule IPI when its CPU is
  * halted. The sleeper's program step is retried when it runs again, holding the lock by then.
- * A writer whose lock is held by a running writer spins instead (rwsem_optimistic_spin()): its
- * step is retried after a PAUSE, and it may take the lock ahead of the sleepers.
+ * A writer whose lock is held by a running writer spins instead (rwsem_optimistic_spin(),
+ * {@link RwsemSpin}) until the owner releases it or stops running, then tries again, and may take
+ * the lock ahead of the sleepers.
  */
 public final class MmapLocking {
     private MmapLocking() {}
 
     /** owner_on_cpu(): the owner is its CPU's current task and that (v)CPU is running (!vcpu_is_preempted()). */
-    private static boolean ownerOnCpu(Task owner) {
+    static boolean ownerOnCpu(Task owner) {
         KernelCpu c = owner.cpu();
         return c.rq.current() == owner && c.vcpuRunning();
     }
@@ -42,11 +43,12 @@ public final class MmapLocking {
             return spinning ? cost + cpu.lines.write(mm.mmapLockLine(), now + cost) : cost;
         }
         if (want == MmapLockHold.WRITE && lock.writer() instanceof Task owner && ownerOnCpu(owner)) {
-            // rwsem_optimistic_spin(): a writer spins (PAUSE, then a look at the owner) while the
-            // owner runs on a CPU: it stays on its own, in the mm, and takes the lock when it is
-            // free. Readers sleep (reader spinning went in 5.3 and out again in 5.12, 617f3ef95177).
+            // rwsem_optimistic_spin(): a writer spins while the owner runs on a CPU: it stays on
+            // its own, in the mm, and tries again when the owner releases the lock or stops
+            // running. Readers sleep (reader spinning went in 5.3 and out again in 5.12, 617f3ef95177).
             task.mmapLockSpinning = true;
-            return cost + cpu.kernel().costs().pauseNs;
+            cpu.call(new RwsemSpin(task, owner));
+            return cost;
         }
         lock.enqueue(task, want == MmapLockHold.WRITE);
 
@@ -66,7 +68,9 @@ public final class MmapLocking {
             case NONE -> throw new IllegalStateException(task + " releases an mmap_lock it does not hold");
         };
         task.mmapLockHeld = MmapLockHold.NONE;
-        return cost + wake(cpu, granted);
+        cost += wake(cpu, granted);
+        task.wakeSpinners();
+        return cost;
     }
 
     /** mmap_write_downgrade() by a writer (munmap before it zaps); a task that does not hold it for writing is left as it is. */
@@ -78,7 +82,9 @@ public final class MmapLocking {
         long cost = cpu.lines.write(mm.mmapLockLine(), cpu.kernel().engine().now());
         List<Object> granted = mm.mmapLock().downgrade(task);
         task.mmapLockHeld = MmapLockHold.READ;
-        return cost + wake(cpu, granted);
+        cost += wake(cpu, granted);
+        task.wakeSpinners();
+        return cost;
     }
 
     private static long wake(KernelCpu cpu, List<Object> granted) {

@@ -37,6 +37,8 @@ public final class Task {
     MmapLockHold mmapLockWanted = MmapLockHold.NONE;
     /** Spinning for the mmap_lock (rwsem_optimistic_spin): the next attempt may steal it. */
     boolean mmapLockSpinning;
+    /** The CPUs of writers spinning on this task as the mmap_lock's owner ({@link RwsemSpin}), none allocated until one spins. */
+    private java.util.List<KernelCpu> spinners;
 
     public Task(int id, String name, Mm mm, KernelCpu cpu, BitSet allowed, Program program, SplittableRandom random) {
         this.id = id;
@@ -50,6 +52,29 @@ public final class Task {
 
     public Mm mm() {
         return mm;
+    }
+
+    /** {@code cpu} spins on this task as the owner of its mm's mmap_lock until {@link #wakeSpinners}. */
+    void spunOnBy(KernelCpu cpu) {
+        if (spinners == null) {
+            spinners = new java.util.ArrayList<>(2);
+        }
+        if (!spinners.contains(cpu)) {
+            spinners.add(cpu);
+        }
+    }
+
+    /**
+     * What ends rwsem_spin_on_owner() for the writers spinning on this task: it released or
+     * downgraded the mmap_lock, left its CPU, or its vCPU was descheduled. Each looks again.
+     */
+    void wakeSpinners() {
+        if (spinners != null && !spinners.isEmpty()) {
+            for (KernelCpu c : spinners) {
+                c.wake();
+            }
+            spinners.clear();
+        }
     }
 
     public KernelCpu cpu() {

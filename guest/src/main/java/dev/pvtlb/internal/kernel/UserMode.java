@@ -52,6 +52,7 @@ final class UserMode extends InternalPath implements UserSpacePath {
     private long leave(KernelCpu cpu) {
         task.offCpuSince = cpu.kernel().engine().now();
         cpu.rq.current(null);
+        task.wakeSpinners();
         cpu.ret();
         return 0;
     }
