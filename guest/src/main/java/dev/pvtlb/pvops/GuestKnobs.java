@@ -92,6 +92,12 @@ public final class GuestKnobs {
                     + "(docs/scenarios.md, mmap_lock); the default is vma, mainline's since 6.4",
             "off", "rwsem", "vma");
 
+    public static final KnobSpec RWSEM_READER_SPIN = KnobSpec.bool("rwsem.readerSpin", false,
+            "with mmapLock=rwsem|vma: a reader that finds mmap_lock owned by a writer running on a CPU spins on it "
+                    + "(rwsem_optimistic_spin() for readers, cf69482d62d9, 5.3) and takes the read lock when the writer "
+                    + "releases it, ahead of the queue, instead of sleeping; false: readers sleep, as before 5.3 and since "
+                    + "617f3ef95177 (5.12)");
+
     public static final KnobSpec PAGE_LOCKS = KnobSpec.choice("pageLocks", "off",
             "the page allocator's and the LRU's node locks, as Linux 5.2 takes them for anonymous memory: off = none (the model "
                     + "so far); on = a fault refills its CPU's free list under zone->lock every page.pcp.batch pages and adds "
@@ -136,7 +142,7 @@ public final class GuestKnobs {
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
             NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
-            MM_CPUMASK, RCU, MMAP_LOCK, PAGE_LOCKS, PV_WAIT_EARLY, ZERO_PAGE, SCHED_BALANCE, KERNEL, INJECT);
+            MM_CPUMASK, RCU, MMAP_LOCK, RWSEM_READER_SPIN, PAGE_LOCKS, PV_WAIT_EARLY, ZERO_PAGE, SCHED_BALANCE, KERNEL, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -174,6 +180,8 @@ public final class GuestKnobs {
     public final boolean mmapLock;
     /** mmapLock=rwsem: its page faults read-lock it too (vma: they take the VMA's lock instead). */
     public final boolean faultsTakeMmapLock;
+    /** rwsem.readerSpin: a reader spins on a running writer that owns mmap_lock (5.3 .. 5.11). */
+    public final boolean rwsemReaderSpin;
     /** pageLocks=on: faults and frees take the node's zone->lock and lru_lock (PageLists). */
     public final boolean pageLocks;
     /** pvqspinlock.waitEarly=preempted: a queued waiter also halts behind a preempted predecessor (75437bb304b2). */
@@ -191,6 +199,7 @@ public final class GuestKnobs {
         mmapLock = !k.get(MMAP_LOCK.name()).equals("off");
         faultsTakeMmapLock = k.get(MMAP_LOCK.name()).equals("rwsem");
         guestBalanceIdle = k.get(SCHED_BALANCE.name()).equals("idle");
+        rwsemReaderSpin = k.bool(RWSEM_READER_SPIN.name());
         pageLocks = k.get(PAGE_LOCKS.name()).equals("on");
         zeroPage = k.get(ZERO_PAGE.name()).equals("on");
         pvWaitEarlyPreempted = k.get(PV_WAIT_EARLY.name()).equals("preempted");

@@ -57,6 +57,8 @@ public enum KernelRelease {
             // mm->mmap_lock is a reader/writer semaphore that page faults read-lock: per-VMA locks
             // (5e31275cc997, lock_vma_under_rcu()) are 6.4.
             Design.of("mmapLock", "rwsem"),
+            // A reader facing a writer sleeps: reader spinning (cf69482d62d9) is 5.3.
+            Design.of("rwsem.readerSpin", "false"),
             // KVM_FEATURE_PV_TLB_FLUSH, kvm_flush_tlb_others() (858a43aae236, 4.16).
             Design.of("kvm.pvTlbFlush", "true"),
             // record_steal_time() clears preempted in a copy it writes back later (CVE-2019-3016); the xchg fix
@@ -104,7 +106,9 @@ public enum KernelRelease {
     V5_3("5.3", V5_2, List.of(
             // 715062970f37 (5.3): kvm_guest_init() installs kvm_smp_send_call_func_ipi (checked in 5.10.13, as is
             // pv_ops.mmu.tlb_remove_table = tlb_remove_table with the PV flush).
-            Design.of("kvm.pvSchedYield", "true"))),
+            Design.of("kvm.pvSchedYield", "true"),
+            // cf69482d62d9 "locking/rwsem: Enable readers spinning on writer" (5.3).
+            Design.of("rwsem.readerSpin", "true"))),
 
     /** v5.10 (2020-12-13), the 2020 LTS. */
     V5_10("5.10", V5_3, List.of(
@@ -125,7 +129,9 @@ public enum KernelRelease {
             // "KVM: x86: do not set st->preempted when going back to user space" (2022; its release not verified).
             Design.of("kvm.preemptedOnHalt", "false"),
             // 9ee83635d872 (5.17).
-            Design.of("kvm.schedYieldSkipsIdle", "true"))),
+            Design.of("kvm.schedYieldSkipsIdle", "true"),
+            // 617f3ef95177 "locking/rwsem: Remove reader optimistic spinning" (5.12).
+            Design.of("rwsem.readerSpin", "false"))),
 
     // Carried over from 6.1, and why 6.13 still has it:
     // shouldFlushTlb: should_flush_tlb() checks loaded_mm only from 6db2526c1d69 ("Only trim the mm_cpumask once a

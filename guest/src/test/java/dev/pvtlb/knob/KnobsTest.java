@@ -19,7 +19,8 @@ class KnobsTest {
         // every release moves threads nobody pinned; host.scheduler=eevdf: the fair scheduler since 6.6.
         // host.balance=none: the model before the knob existed (Linux always moves threads to idle CPUs). kernel=none: no release's preset.
         // pvqspinlock.waitEarly=halted: mainline's pv_wait_early() since the revert 89340d0935c9 (5.4).
-        assertEquals(Map.ofEntries(Map.entry("lazy", "skip"), Map.entry("native.concurrentFlush", "true"),
+        // rwsem.readerSpin=false: readers sleep on a writer, as before 5.3 and since 617f3ef95177 (5.12).
+        assertEquals(Map.ofEntries(Map.entry("lazy", "skip"), Map.entry("native.concurrentFlush", "true"), Map.entry("rwsem.readerSpin", "false"),
                 Map.entry("native.smtSiblingDedup", "false"), Map.entry("nestedFlush", "flush"), Map.entry("tableFree", "rcu"),
                 Map.entry("shouldFlushTlb", "lazy"), Map.entry("mremapFlush", "under-ptl"), Map.entry("tableBatch", "ok"),
                 Map.entry("memoryModel", "sc"), Map.entry("switchMmBarrier", "smp_mb"), Map.entry("x86.x2apic", "physical"),
@@ -33,7 +34,7 @@ class KnobsTest {
     @Test
     void unknownKnobsAndValuesAreRefusedWithTheAlternatives() {
         ModelException a = assertThrows(ModelException.class, () -> Knobs.of(KnobRegistry.common(), Map.of("lazzy", "off")));
-        assertEquals("unknown knob 'lazzy' (known: host.balance, host.scheduler, inject, kernel, lazy, memoryModel, mmapLock, mremapFlush, native.concurrentFlush, native.smtSiblingDedup, nestedFlush, pageLocks, pvqspinlock.waitEarly, rcu, sched.balance, shouldFlushTlb, smt.flushDropsSibling, switchMmBarrier, tableBatch, tableFree, x86.mmCpumask, x86.x2apic, zeroPage)", a.getMessage());
+        assertEquals("unknown knob 'lazzy' (known: host.balance, host.scheduler, inject, kernel, lazy, memoryModel, mmapLock, mremapFlush, native.concurrentFlush, native.smtSiblingDedup, nestedFlush, pageLocks, pvqspinlock.waitEarly, rcu, rwsem.readerSpin, sched.balance, shouldFlushTlb, smt.flushDropsSibling, switchMmBarrier, tableBatch, tableFree, x86.mmCpumask, x86.x2apic, zeroPage)", a.getMessage());
         ModelException b = assertThrows(ModelException.class,
                 () -> Knobs.of(KnobRegistry.common(), Map.of("native.concurrentFlush", "maybe")));
         assertEquals("knob native.concurrentFlush cannot be 'maybe' (allowed: true|false)", b.getMessage());

@@ -53,6 +53,17 @@ class KernelReleaseTest {
         }
     }
 
+    /** A reader spins on a running writer that owns mmap_lock from 5.3 (cf69482d62d9) until 5.12 (617f3ef95177). */
+    @Test
+    void readersSpinOnAWriterFrom53To511() {
+        for (String release : new String[] {"5.3", "5.10"}) {
+            assertEquals("true", booted("kernel", release).get("rwsem.readerSpin"), release);
+        }
+        for (String release : new String[] {"4.19", "5.2", "6.1", "6.13", "6.15", "none"}) {
+            assertEquals("false", booted("kernel", release).get("rwsem.readerSpin"), release);
+        }
+    }
+
     @Test
     void linux510SkipsLazyCpusButIsStillSerial() {
         Map<String, String> k = booted("kernel", "5.10");

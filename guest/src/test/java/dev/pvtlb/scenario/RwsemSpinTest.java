@@ -42,6 +42,31 @@ class RwsemSpinTest {
         assertEquals(216_331, time(cpu1.get(spin + 6)), "cpu1's mprotect() runs after its handler's end (216291 ns) and the attempt");
     }
 
+    /** cpu1's page fault comes while cpu0's mprotect() holds the lock for writing: it read-locks the lock. */
+    private static Scripted faultDuringMprotect(boolean readerSpin) {
+        Scripted s = new Scripted(GuestConfig.builder().cpus(2).seed(1).knob("mmapLock", "rwsem")
+                .knob("rwsem.readerSpin", String.valueOf(readerSpin)).build());
+        long a = s.map(1, 256);
+        long b = s.map(2, 1);
+        s.spawn(0, Scripted.populate(a, 256), new Spin(1_000), s.mprotectRo(a, 256));
+        s.spawn(1, new Spin(212_649), Scripted.populate(b, 1));
+        s.run();
+        return s;
+    }
+
+    @Test
+    void from53ToBefore512AReaderSpinsOnARunningWriterInsteadOfSleeping() {
+        Scripted spins = faultDuringMprotect(true);
+        Scripted sleeps = faultDuringMprotect(false);
+        assertEquals(0, spins.count(Counter.MMAP_LOCK_WAITS), "the fault's reader spun on the running writer");
+        assertEquals(459, spins.guest.cpuTime().get(1, TimeCategory.LOCK_SPIN));
+        assertEquals(1, sleeps.count(Counter.MMAP_LOCK_WAITS), "it slept until the writer's release woke it");
+        assertEquals(0, sleeps.guest.cpuTime().get(1, TimeCategory.LOCK_SPIN));
+        assertEquals(664, sleeps.guest.cpuTime().get(1, TimeCategory.IDLE), "its CPU idled meanwhile (220 ns at boot)");
+        assertEquals(217_374, spins.guest.engine().now(), "the spinner takes the lock at the release and is done first");
+        assertEquals(219_935, sleeps.guest.engine().now(), "the sleeper waits for the wake-up and its CPU to leave idle");
+    }
+
     private static int indexOf(List<String> lines, String what) {
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).endsWith(what)) {

@@ -38,14 +38,18 @@ public final class MmapLocking {
         task.mmapLockSpinning = false;
         // A spinner looks at the count and owner (a read) and tries its atomic only when the lock is free.
         long cost = spinning ? cpu.lines.read(mm.mmapLockLine(), now) : cpu.lines.write(mm.mmapLockLine(), now);
-        if (want == MmapLockHold.WRITE ? (spinning ? lock.tryWriteUnqueued(task) : lock.tryWrite(task)) : lock.tryRead()) {
+        boolean taken = want == MmapLockHold.WRITE ? (spinning ? lock.tryWriteUnqueued(task) : lock.tryWrite(task))
+                : spinning ? lock.tryReadUnqueued() : lock.tryRead();
+        if (taken) {
             task.mmapLockHeld = want;
             return spinning ? cost + cpu.lines.write(mm.mmapLockLine(), now + cost) : cost;
         }
-        if (want == MmapLockHold.WRITE && lock.writer() instanceof Task owner && ownerOnCpu(owner)) {
+        if ((want == MmapLockHold.WRITE || cpu.kernel().knobs().rwsemReaderSpin)
+                && lock.writer() instanceof Task owner && ownerOnCpu(owner)) {
             // rwsem_optimistic_spin(): a writer spins while the owner runs on a CPU: it stays on
             // its own, in the mm, and tries again when the owner releases the lock or stops
-            // running. Readers sleep (reader spinning went in 5.3 and out again in 5.12, 617f3ef95177).
+            // running. A reader does the same on a writer owner from 5.3 (cf69482d62d9) until
+            // 5.12 (617f3ef95177, rwsem.readerSpin); otherwise readers sleep.
             task.mmapLockSpinning = true;
             cpu.call(new RwsemSpin(task, owner));
             return cost;

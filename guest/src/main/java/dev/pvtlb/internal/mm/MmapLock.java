@@ -48,6 +48,18 @@ public final class MmapLock {
         return true;
     }
 
+    /**
+     * rwsem_try_read_lock_unqueued() (5.3 .. 5.11): an optimistically spinning reader takes the lock
+     * for reading as soon as no writer holds it, even while others sleep in the queue.
+     */
+    public boolean tryReadUnqueued() {
+        if (writer != null) {
+            return false;
+        }
+        readers++;
+        return true;
+    }
+
     /** down_write_trylock(): takes the lock for writing if it is free and nobody waits. */
     public boolean tryWrite(Object who) {
         if (writer != null || readers > 0 || !waiters.isEmpty()) {
