@@ -15,7 +15,7 @@ import java.util.List;
  * halted. The sleeper's program step is retried when it runs again, holding the lock by then.
  * A writer whose lock is held by a running writer spins instead (rwsem_optimistic_spin(),
  * {@link RwsemSpin}) until the owner releases it or stops running, then tries again, and may take
- * the lock ahead of the sleepers.
+ * the lock ahead of the sleepers; from 5.3 to 5.11 a reader does too ({@code rwsem.readerSpin}).
  */
 public final class MmapLocking {
     private MmapLocking() {}

@@ -4,8 +4,9 @@ import dev.pvtlb.internal.mm.MmapLock;
 import dev.pvtlb.stats.TimeCategory;
 
 /**
- * A writer of the mmap_lock in rwsem_optimistic_spin() (kernel/locking/rwsem.c): it found the lock
- * owned by a writer running on a CPU, so it waits in rwsem_spin_on_owner()'s loop, a cpu_relax()
+ * A writer of the mmap_lock in rwsem_optimistic_spin() (kernel/locking/rwsem.c), or from 5.3 to
+ * 5.11 a reader ({@code rwsem.readerSpin}): it found the lock owned by a writer running on a CPU,
+ * so it waits in rwsem_spin_on_owner()'s loop, a cpu_relax()
  * between two looks at {@code sem->owner}, until the owner changes (the lock was released or
  * downgraded) or stops running (!owner_on_cpu(): it left its CPU, or its vCPU was descheduled);
  * then it returns, and the system call's lock attempt is made again.

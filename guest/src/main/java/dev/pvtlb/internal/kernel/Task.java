@@ -37,7 +37,7 @@ public final class Task {
     MmapLockHold mmapLockWanted = MmapLockHold.NONE;
     /** Spinning for the mmap_lock (rwsem_optimistic_spin): the next attempt may steal it. */
     boolean mmapLockSpinning;
-    /** The CPUs of writers spinning on this task as the mmap_lock's owner ({@link RwsemSpin}), none allocated until one spins. */
+    /** The CPUs of tasks spinning on this task as the mmap_lock's owner ({@link RwsemSpin}), none allocated until one spins. */
     private java.util.List<KernelCpu> spinners;
 
     public Task(int id, String name, Mm mm, KernelCpu cpu, BitSet allowed, Program program, SplittableRandom random) {
@@ -65,7 +65,7 @@ public final class Task {
     }
 
     /**
-     * What ends rwsem_spin_on_owner() for the writers spinning on this task: it released or
+     * What ends rwsem_spin_on_owner() for the tasks spinning on this task: it released or
      * downgraded the mmap_lock, left its CPU, or its vCPU was descheduled. Each looks again.
      */
     void wakeSpinners() {
