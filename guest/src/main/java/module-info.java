@@ -12,6 +12,8 @@ module dev.pvtlb.guest {
     requires org.snakeyaml.engine;
     requires HdrHistogram;
     requires jdk.jfr;
+    // sun.reflect.ReflectionFactory: a branch of a run copies model objects without their constructors (GraphCopy).
+    requires jdk.unsupported;
     // Only for dev.pvtlb.junit: a user's test path brings JUnit.
     requires static org.junit.jupiter.api;
 

@@ -71,8 +71,53 @@ final class ExploreCommand implements Callable<Integer> {
             + "(the scenario's cpus parameter, else vcpus), the budget and seconds for each; exit 1 if any size finds a hazard")
     List<Integer> sizes = new ArrayList<>();
 
+    @Option(names = "--mode", paramLabel = "M", description = "windows: branch short windows at each flush from runs "
+            + "from boot (a copy of the model each); runs: each schedule a whole run from boot (default: windows for the "
+            + "benchmark workloads, runs for catalogue entries, the torture and the exhaustive strategy)")
+    String mode;
+
+    @Option(names = "--window", paramLabel = "NS", description = "windows: virtual time each window runs from its flush, "
+            + "for the flush, its IPIs and acknowledgements and what races with them (default: 20000)")
+    long windowNs = 20_000;
+
     @Mixin
     TimelineOption timeline;
+
+    /** Whether to explore {@code s} in windows: --mode, else what its workload asks for. */
+    private boolean windows(Scenario s) {
+        if (mode == null) {
+            return s.exploredInWindows() && !"exhaustive".equals(strategy);
+        }
+        return switch (mode) {
+            case "windows" -> {
+                if ("exhaustive".equals(strategy)) {
+                    throw new ModelException("--mode windows takes --strategy random or pct: an exhaustive search plans whole runs");
+                }
+                yield true;
+            }
+            case "runs" -> false;
+            default -> throw new ModelException("--mode must be windows or runs, got '" + mode + "'");
+        };
+    }
+
+    /** One hunt in {@code s}: in windows when asked and the model can be branched, else in whole runs. */
+    private ExploreResult hunt(Explorer explorer, Scenario s, PrintWriter out) {
+        if (windows(s)) {
+            try {
+                return explorer.exploreWindows(strategy(), budget, seconds, windowNs);
+            } catch (UnsupportedOperationException e) {
+                out.println("windows: this model cannot be branched (" + e.getMessage() + "): whole runs instead");
+            }
+        }
+        return explorer.explore(strategy(), budget, seconds);
+    }
+
+    private String rate(ExploreResult r) {
+        return r.windows()
+                ? String.format("windows: %d in %.2f s (%.0f windows/s), branched at the flushes of %d run(s) from boot, %d ns each",
+                        r.schedules(), r.seconds(), r.schedulesPerSecond(), r.baseRuns(), windowNs)
+                : String.format("schedules: %d in %.2f s (%.0f schedules/s)", r.schedules(), r.seconds(), r.schedulesPerSecond());
+    }
 
     /** Schedules at once: --parallel, else one per core. */
     private int workers() {
@@ -94,6 +139,9 @@ final class ExploreCommand implements Callable<Integer> {
         if (bound < 0 || bound > 64) {
             throw new ModelException("--bound must be between 0 and 64, got " + bound);
         }
+        if (windowNs < 1 || windowNs > 1_000_000_000L) {
+            throw new ModelException("--window must be between 1 and 1000000000 ns, got " + windowNs);
+        }
         if (workers() < 1 || workers() > 1024) {
             throw new ModelException("--parallel must be between 1 and 1024, got " + workers());
         }
@@ -102,14 +150,14 @@ final class ExploreCommand implements Callable<Integer> {
         }
         Scenario s = Explorer.huntDefaults(ScenarioArgs.build(scenario, backend, sets, seed, null));
         Explorer explorer = new Explorer(s).parallel(workers());
-        ExploreResult r = explorer.explore(strategy(), budget, seconds);
         PrintWriter out = spec.commandLine().getOut();
+        windows(s); // a bad --mode is refused before the hunt
         out.printf("scenario %s  backend %s  knobs %s  strategy %s  seed %d%n", scenario, backend,
-                String.join(" ", sets), r.strategy(), seed);
-        out.printf("schedules: %d in %.2f s (%.0f schedules/s)%s%n", r.schedules(), r.seconds(), r.schedulesPerSecond(),
-                r.exhausted() ? ", every schedule within the bound" : "");
+                String.join(" ", sets), strategy, seed);
+        ExploreResult r = hunt(explorer, s, out);
+        out.printf("%s%s%n", rate(r), r.exhausted() ? ", every schedule within the bound" : "");
         if (r.safe()) {
-            out.println("verdict: SAFE (no hazard in " + r.schedules() + " schedules)");
+            out.println("verdict: SAFE (no hazard in " + r.schedules() + (r.windows() ? " windows)" : " schedules)"));
             noTimeline(out);
             return 0;
         }
@@ -167,12 +215,12 @@ final class ExploreCommand implements Callable<Integer> {
             }
             ran++;
             Explorer explorer = new Explorer(s).parallel(workers());
-            ExploreResult r = explorer.explore(strategy(), budget, seconds);
+            ExploreResult r = hunt(explorer, s, out);
             if (r.safe()) {
-                out.printf("%s=%-4d SAFE    %d schedules in %.2f s (%.0f schedules/s)%n", key, n, r.schedules(), r.seconds(),
-                        r.schedulesPerSecond());
+                out.printf("%s=%-4d SAFE    %d %s in %.2f s (%.0f %s/s)%n", key, n, r.schedules(), r.windows() ? "windows" : "schedules",
+                        r.seconds(), r.schedulesPerSecond(), r.windows() ? "windows" : "schedules");
             } else {
-                out.printf("%s=%-4d HAZARD  %s in schedule %d (%.2f s)%n", key, n, r.hazard().kind(), r.foundAt(), r.seconds());
+                out.printf("%s=%-4d HAZARD  %s in %s %d (%.2f s)%n", key, n, r.hazard().kind(), r.windows() ? "window" : "schedule", r.foundAt(), r.seconds());
                 if (first == null) {
                     first = r;
                     firstExplorer = explorer;
@@ -195,7 +243,7 @@ final class ExploreCommand implements Callable<Integer> {
 
     /** A found hazard: its verdict line, the hazard, the trace, and --trace / --timeline if asked for. Exit 1. */
     private int reportHazard(PrintWriter out, Explorer explorer, Scenario s, ExploreResult r) throws IOException {
-        out.println("verdict: HAZARD " + r.hazard().kind() + " found in schedule " + r.foundAt()
+        out.println("verdict: HAZARD " + r.hazard().kind() + " found in " + (r.windows() ? "window " : "schedule ") + r.foundAt()
                 + "; shrunk to " + r.nonDefaultChoices() + " non-default of " + r.shrunk().size() + " choices, "
                 + r.shrunkSteps() + " steps");
         out.println(r.hazard());

@@ -101,6 +101,41 @@ class ExploreCommandTest {
         assertEquals("pvtlb: trace file is truncated: its last line is not the checksum", cut.err().strip());
     }
 
+    /**
+     * A benchmark workload is explored in windows branched at its flushes; the window's hazard is
+     * traced with the base run's choices before its own, so replay from boot reproduces it.
+     * --mode runs explores whole runs; a bad --mode is one line and exit 2.
+     */
+    @Test
+    void aWorkloadIsExploredInWindowsWhoseHazardReplaysFromBoot(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("w.trace");
+        String[] small = {"explore", "munmap-storm", "--set", "vcpus=4", "--set", "threads=4", "--set", "ops=20", "--seed", "2"};
+        MainTest.Result r = pvtlb(concat(small, "--set", "inject=tlb-gen-not-bumped", "--budget", "400", "--parallel", "1",
+                "--trace", trace.toString()));
+        assertEquals(1, r.code(), r.out() + r.err());
+        java.util.List<String> lines = r.out().lines().toList();
+        assertTrue(lines.get(1).startsWith("windows: 1 in "), lines.get(1));
+        assertTrue(lines.get(1).endsWith("branched at the flushes of 1 run(s) from boot, 20000 ns each"), lines.get(1));
+        assertTrue(lines.get(2).startsWith("verdict: HAZARD STALE_TRANSLATION found in window 1; "), lines.get(2));
+        MainTest.Result again = pvtlb("replay", trace.toString());
+        assertEquals(1, again.code(), again.out() + again.err());
+        assertTrue(again.out().startsWith("reproduced: STALE_TRANSLATION at 181955 ns on cpu0"), again.out());
+
+        MainTest.Result safe = pvtlb(concat(small, "--budget", "300", "--parallel", "1"));
+        assertEquals(0, safe.code(), safe.out() + safe.err());
+        assertTrue(safe.out().contains("verdict: SAFE (no hazard in 300 windows)"), safe.out());
+        MainTest.Result runs = pvtlb(concat(small, "--budget", "20", "--mode", "runs"));
+        assertEquals(0, runs.code(), runs.out() + runs.err());
+        assertTrue(runs.out().contains("verdict: SAFE (no hazard in 20 schedules)"), runs.out());
+        MainTest.Result bad = pvtlb(concat(small, "--mode", "bogus"));
+        assertEquals(2, bad.code());
+        assertEquals("pvtlb: --mode must be windows or runs, got 'bogus'", bad.err().strip());
+        MainTest.Result exhaustive = pvtlb(concat(small, "--mode", "windows", "--strategy", "exhaustive"));
+        assertEquals(2, exhaustive.code());
+        assertEquals("pvtlb: --mode windows takes --strategy random or pct: an exhaustive search plans whole runs",
+                exhaustive.err().strip());
+    }
+
     @Test
     void aTraceOfAnUnknownScenarioIsRefused(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("t.trace");

@@ -10,7 +10,24 @@ import java.util.List;
  * {@link #toTraceFile} names, so that {@link Explorer#replay(TraceFile)} can run it again).
  */
 public record ExploreResult(String strategy, long schedules, double seconds, boolean exhausted, Hazard hazard,
-                            long foundAt, List<Choice> shrunk, long shrunkSteps, List<String> trace, Explored explored) {
+                            long foundAt, List<Choice> shrunk, long shrunkSteps, List<String> trace, Explored explored,
+                            long baseRuns) {
+    /** A search of whole runs: each schedule one run from boot ({@link #baseRuns} 0). */
+    public ExploreResult(String strategy, long schedules, double seconds, boolean exhausted, Hazard hazard, long foundAt,
+                         List<Choice> shrunk, long shrunkSteps, List<String> trace, Explored explored) {
+        this(strategy, schedules, seconds, exhausted, hazard, foundAt, shrunk, shrunkSteps, trace, explored, 0);
+    }
+
+    /** This result as a search in windows ({@link Explorer#exploreWindows}): its schedules are windows branched from {@code bases} runs. */
+    ExploreResult inWindows(long bases) {
+        return new ExploreResult(strategy, schedules, seconds, exhausted, hazard, foundAt, shrunk, shrunkSteps, trace, explored, bases);
+    }
+
+    /** Whether the schedules were windows branched from base runs rather than whole runs. */
+    public boolean windows() {
+        return baseRuns > 0;
+    }
+
     /** The explored built-in scenario as a trace file names it: name, backend, seed, settings. */
     public record Explored(String scenario, String backend, long seed, List<String> settings) {}
 

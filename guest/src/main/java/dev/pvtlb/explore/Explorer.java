@@ -96,6 +96,67 @@ public final class Explorer {
         }
     }
 
+    /** Windows branched from each checkpoint. */
+    public static final int WINDOWS_PER_CHECKPOINT = 4;
+
+    /**
+     * Explores a workload in windows rather than whole runs: base runs from boot (base run b takes
+     * the choices of {@code strategy}'s schedule b of a second stream, so its warm states differ
+     * from one base to the next), and at each flush one starts, {@link #WINDOWS_PER_CHECKPOINT}
+     * branches of the model run {@code windowNs} of virtual time each with the choices of {@code strategy}'s
+     * schedules 0, 1, 2... (ScheduleRunner#runWindows). Until a hazard, {@code budgetWindows}
+     * windows or {@code budgetSeconds}. A window's hazard is shrunk and replayed from boot like a
+     * whole run's: its choices are the base's up to the checkpoint and then its own. A
+     * {@link ExploreResult} counts windows as schedules and base runs in {@code baseRuns}.
+     * Throws UnsupportedOperationException when the model cannot be branched (several VMs).
+     */
+    public ExploreResult exploreWindows(Strategy strategy, long budgetWindows, double budgetSeconds, long windowNs) {
+        if (windowNs < 1) {
+            throw new IllegalArgumentException("a window must last at least 1 ns, got " + windowNs);
+        }
+        try (ScheduleRunner runner = new ScheduleRunner(scenario)) {
+            long start = System.nanoTime();
+            int workers = parallel > 1 && strategy.independent() ? parallel : 1;
+            WindowHunt hunt = new WindowHunt(strategy, scenario.seed(), windowNs, budgetWindows, start, budgetSeconds, workers);
+            if (workers == 1) {
+                hunt.work(runner, 0);
+                hunt.rethrow();
+            } else {
+                List<Thread> threads = new java.util.ArrayList<>();
+                List<ScheduleRunner> runners = new java.util.ArrayList<>();
+                for (int w = 0; w < workers; w++) {
+                    ScheduleRunner r = w == 0 ? runner : new ScheduleRunner(scenario.copy());
+                    runners.add(r);
+                    int worker = w;
+                    threads.add(Thread.ofPlatform().name("pvtlb-windows-" + w).start(() -> hunt.work(r, worker)));
+                }
+                try {
+                    for (Thread t : threads) {
+                        t.join();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    for (int w = 1; w < runners.size(); w++) {
+                        runners.get(w).close();
+                    }
+                }
+                hunt.rethrow();
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            ScheduleRun found = hunt.found();
+            if (found == null) {
+                return new ExploreResult(strategy.name(), hunt.windows(), seconds, false, null, 0, List.of(), 0, List.of(),
+                        explored()).inWindows(hunt.bases());
+            }
+            ScheduleRun small = new Shrinker(runner).shrink(found);
+            ScheduleRun readable = runner.run(new ReplaySource(small.choices(), true), TRACE_LINES);
+            Hazard h = readable.found() ? readable.hazard() : small.hazard();
+            return new ExploreResult(strategy.name(), hunt.windows(), seconds, false, h, hunt.foundAt(), small.choices(),
+                    readable.steps(), readable.stepLog(), explored()).inWindows(hunt.bases());
+        }
+    }
+
     private ExploreResult.Explored explored() {
         return new ExploreResult.Explored(scenario.name(), scenario.backend(), scenario.seed(), scenario.settings());
     }

@@ -24,6 +24,11 @@ public final class HazardLog {
         this.trace = trace;
     }
 
+    /** The listener set by {@link #listener(Consumer)}, or null. */
+    public Consumer<Hazard> listener() {
+        return listener;
+    }
+
     /** Called with each hazard as it is found (the explorer stops the run on the first). */
     public void listener(Consumer<Hazard> l) {
         this.listener = l;

@@ -307,6 +307,11 @@ public final class Scenario {
         return new Params(workload, params);
     }
 
+    /** Whether explore hunts in this scenario's workload by windows at its flushes (Workload.exploredInWindows). */
+    public boolean exploredInWindows() {
+        return workload.exploredInWindows();
+    }
+
     /** Whether the scenario's workload takes parameter {@code name} (e.g. a catalogue entry's {@code cpus}). */
     public boolean takes(String name) {
         return workload.parameters().containsKey(name);

@@ -4,7 +4,7 @@ import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.sim.Event;
 import dev.pvtlb.smp.KernelPath;
 import java.util.BitSet;
-import java.util.SplittableRandom;
+import dev.pvtlb.internal.sim.SplitMix;
 
 /**
  * {@code struct task_struct}, reduced to what TLB maintenance sees: the mm it runs in, the CPU
@@ -22,7 +22,7 @@ public final class Task {
      */
     private final BitSet allowed;
     private final Program program;
-    private final SplittableRandom random;
+    private final SplitMix random;
     /** Its user-mode path (UserMode.of), made when it is first scheduled in. */
     KernelPath userMode;
     /** Its sleep timer's expiry (hrtimer_wakeup()), made at its first timed sleep ({@link TaskWakeup#sleep}). */
@@ -40,7 +40,7 @@ public final class Task {
     /** The CPUs of tasks spinning on this task as the mmap_lock's owner ({@link RwsemSpin}), none allocated until one spins. */
     private java.util.List<KernelCpu> spinners;
 
-    public Task(int id, String name, Mm mm, KernelCpu cpu, BitSet allowed, Program program, SplittableRandom random) {
+    public Task(int id, String name, Mm mm, KernelCpu cpu, BitSet allowed, Program program, SplitMix random) {
         this.id = id;
         this.name = name;
         this.mm = mm;
@@ -86,7 +86,7 @@ public final class Task {
     }
 
     /** The task's own random stream (workload decisions), split from the run's seed. */
-    public SplittableRandom random() {
+    public SplitMix random() {
         return random;
     }
 

@@ -28,6 +28,14 @@ public final class PhysMem implements AutoCloseable {
     private final MemorySegment segment;
     private final long bytes;
     private final int frames;
+    /*
+     * The undo journal of a branch of a run (GraphCopy copies the Java objects of a model; its
+     * memory is this one segment, shared with the run it branched from): the offset and old value
+     * of every word written since journal() began, undone in reverse by rollback(). Null while no
+     * branch runs, at the cost of one test per write.
+     */
+    private long[] journal;
+    private int journalled;
 
     public PhysMem(long bytes) {
         if (bytes < MIN_BYTES || bytes > MAX_BYTES || bytes % PAGE_SIZE != 0) {
@@ -54,12 +62,53 @@ public final class PhysMem implements AutoCloseable {
     }
 
     public void writeWord(int pfn, int index, long value) {
-        segment.set(WORD, ((long) pfn << PAGE_SHIFT) + ((long) index << 3), value);
+        long off = ((long) pfn << PAGE_SHIFT) + ((long) index << 3);
+        if (journal != null) {
+            remember(off);
+        }
+        segment.set(WORD, off, value);
+    }
+
+    /**
+     * From now on, remembers what each write overwrites, so that {@link #rollback} can put the
+     * memory back as it is now: a branch of the run writes to it, then its writes are undone.
+     */
+    public void journal() {
+        if (journal != null) {
+            throw new IllegalStateException("a branch is already journalled on this memory");
+        }
+        journal = new long[1024];
+        journalled = 0;
+    }
+
+    /** Undoes every write since {@link #journal()}, newest first, and stops journalling. */
+    public void rollback() {
+        if (journal == null) {
+            throw new IllegalStateException("no branch is journalled on this memory");
+        }
+        for (int i = journalled - 2; i >= 0; i -= 2) {
+            segment.set(WORD, journal[i], journal[i + 1]);
+        }
+        journal = null;
+        journalled = 0;
+    }
+
+    private void remember(long off) {
+        if (journalled == journal.length) {
+            journal = java.util.Arrays.copyOf(journal, journal.length * 2);
+        }
+        journal[journalled++] = off;
+        journal[journalled++] = segment.get(WORD, off);
     }
 
     /** Fills a whole frame with one 8-byte pattern. */
     public void fill(int pfn, long pattern) {
         long base = (long) pfn << PAGE_SHIFT;
+        if (journal != null) {
+            for (long off = 0; off < PAGE_SIZE; off += 8) {
+                remember(base + off);
+            }
+        }
         byte b = (byte) pattern;
         if (pattern == 0x0101010101010101L * (b & 0xff)) {
             segment.asSlice(base, PAGE_SIZE).fill(b);

@@ -1,7 +1,5 @@
 package dev.pvtlb.internal.sim;
 
-import java.util.SplittableRandom;
-
 /**
  * The model's only source of randomness (DESIGN.md rule 1). One root seed is split per purpose
  * by name, so adding a consumer of randomness in one place does not shift the draws of another.
@@ -18,11 +16,11 @@ public final class Rng {
     }
 
     /** A generator for one purpose; the same purpose and seed always give the same stream. */
-    public SplittableRandom forPurpose(String purpose) {
+    public SplitMix forPurpose(String purpose) {
         long h = seed ^ 0x9E3779B97F4A7C15L;
         for (int i = 0; i < purpose.length(); i++) {
             h = (h ^ purpose.charAt(i)) * 0x100000001B3L;
         }
-        return new SplittableRandom(h);
+        return new SplitMix(h);
     }
 }

@@ -26,6 +26,11 @@ import java.util.function.Supplier;
  */
 public final class MprotectNoise implements Workload {
     @Override
+    public boolean exploredInWindows() {
+        return true; // a benchmark's long run: explore branches its flushes (ScheduleRunner.runWindows)
+    }
+
+    @Override
     public String name() {
         return "mprotect-noise";
     }

@@ -22,6 +22,11 @@ import java.util.function.Supplier;
  */
 public final class TlbFlush2 implements Workload {
     @Override
+    public boolean exploredInWindows() {
+        return true; // a benchmark's long run: explore branches its flushes (ScheduleRunner.runWindows)
+    }
+
+    @Override
     public String name() {
         return "tlb-flush2";
     }

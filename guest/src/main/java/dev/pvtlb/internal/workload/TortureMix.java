@@ -4,7 +4,7 @@ import dev.pvtlb.model.ModelException;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
+import dev.pvtlb.internal.sim.SplitMix;
 
 /**
  * tlb-torture's {@code mix=} parameter: a weight for each kind of operation, as rcutorture's
@@ -74,7 +74,7 @@ final class TortureMix {
     }
 
     /** The next operation, drawn by weight from {@code r}. */
-    Kind pick(SplittableRandom r) {
+    Kind pick(SplitMix r) {
         int x = r.nextInt(total);
         for (int i = 0; i < kinds.length; i++) {
             if (x < cumulative[i]) {

@@ -14,7 +14,7 @@ import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.model.ChoicePoint;
 import java.util.ArrayDeque;
-import java.util.SplittableRandom;
+import dev.pvtlb.internal.sim.SplitMix;
 
 /**
  * One torture thread (rcutorture's rcu_torture_writer and readers in one): {@code ops} times it
@@ -60,7 +60,7 @@ final class TortureThread implements Program {
         if (joinNested()) {
             return;
         }
-        SplittableRandom r = task.random();
+        SplitMix r = task.random();
         TortureMix.Kind kind = run.mix.pick(r);
         int pick = r.nextInt(proc.shared.length + 1);
         TortureSlot slot = pick < proc.shared.length ? proc.shared[pick] : own;

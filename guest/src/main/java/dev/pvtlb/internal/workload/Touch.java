@@ -8,7 +8,7 @@ import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.Task;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.kernel.SmtSharing;
-import java.util.SplittableRandom;
+import dev.pvtlb.internal.sim.SplitMix;
 
 /**
  * A batch of user-mode memory accesses over {@code pages} pages from {@code base}: random or
@@ -133,7 +133,7 @@ public final class Touch implements Op {
         // Fast: ns of the batches and faults this step has closed, each as the exact level's step would cost it.
         long doneNs = 0;
         long kernelNs = 0;
-        SplittableRandom r = task.random();
+        SplitMix r = task.random();
         // A read lock granted while the task slept on it (the pending fault's), read once: the
         // batch below is the hot loop of every workload.
         boolean lockGranted = task.mmapLockHeld() != MmapLockHold.NONE;

@@ -14,6 +14,16 @@ public interface Workload {
 
     String description();
 
+    /**
+     * Whether {@code pvtlb explore} hunts in this workload by branching short windows at its
+     * flushes from warmed runs (a benchmark's long run, where a whole run per schedule would
+     * explore a few schedules a second) rather than schedule by schedule from boot (a catalogue
+     * entry's short race, the torture).
+     */
+    default boolean exploredInWindows() {
+        return false;
+    }
+
     /** Parameters and their defaults, in a stable order. */
     Map<String, String> parameters();
 

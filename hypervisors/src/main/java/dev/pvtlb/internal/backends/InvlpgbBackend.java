@@ -11,8 +11,6 @@ import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.stats.Counter;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.Set;
 
 /**
@@ -29,7 +27,11 @@ public final class InvlpgbBackend extends GuestTableFree {
     /** mm_active_cpus_exceeds(mm, 3). */
     static final int GLOBAL_ASID_MIN_CPUS = 4;
 
-    private final Set<MmHandle> globalAsid = Collections.newSetFromMap(new IdentityHashMap<>());
+    /*
+     * mms given a global ASID. A HashSet of handles that keep Object's identity equality: the same
+     * set as one backed by an IdentityHashMap, and one a branch of the run (explore's windows) can copy.
+     */
+    private final Set<MmHandle> globalAsid = new java.util.HashSet<>();
 
     private final BackendContext guest;
     /** invlpgb.ns, tlbsync.ns: one INVLPGB, the TLBSYNC that waits for a CPU's broadcasts. */
