@@ -26,7 +26,7 @@ package dev.pvtlb.internal.cache;
  * a 1024-CPU run spend over a quarter of its time in young collections (JFR: 4.1 s of pauses in
  * 14.3 s of bench flush-storm-1024).
  */
-public final class SetAssociativeCache {
+public final class SetAssociativeCache implements dev.pvtlb.internal.sim.GraphCopy.SelfCopying {
     /** Caches of up to this many lines are allocated whole. */
     private static final int WHOLE = 1 << 16;
     private final int ways;
@@ -85,6 +85,91 @@ public final class SetAssociativeCache {
         clear();
     }
 
+    /*
+     * A branch's copy (GraphCopy) shares its arrays with the cache it was copied from and saves
+     * each set before its first write to it; rolling back puts those sets back. Null outside a
+     * branch: one test per access. Copying the arrays instead cost a branch megabytes (a CPU's L2
+     * alone is tens of thousands of lines).
+     */
+    private SetJournal journal;
+
+    private SetAssociativeCache(SetAssociativeCache o, SetJournal journal) {
+        this.ways = o.ways;
+        this.sets = o.sets;
+        this.setMask = o.setMask;
+        this.setShift = o.setShift;
+        this.whole = o.whole;
+        this.fingerprints = o.fingerprints;
+        this.order = o.order;
+        this.wayBytes = o.wayBytes;
+        this.perSet = o.perSet;
+        this.salt = o.salt;
+        this.epoch = o.epoch;
+        this.journal = journal;
+    }
+
+    @Override
+    public Object copyForBranch(java.util.function.Consumer<Runnable> onRollback) {
+        SetJournal j = new SetJournal(this);
+        onRollback.accept(j);
+        return new SetAssociativeCache(this, j);
+    }
+
+    /** The sets a branch wrote to, as they were before its first write to each. */
+    private static final class SetJournal implements Runnable {
+        private final SetAssociativeCache owner;
+        private final java.util.BitSet saved = new java.util.BitSet();
+        private int[] setsSaved = new int[64];
+        private int count;
+        /** Per saved set: its ways, fingerprint word and recency word (whole arrays), or its row (per-set arrays). */
+        private long[][] before = new long[64][];
+
+        SetJournal(SetAssociativeCache owner) {
+            this.owner = owner;
+        }
+
+        void save(int set) {
+            if (saved.get(set)) {
+                return;
+            }
+            saved.set(set);
+            if (count == setsSaved.length) {
+                setsSaved = java.util.Arrays.copyOf(setsSaved, count * 2);
+                before = java.util.Arrays.copyOf(before, count * 2);
+            }
+            SetAssociativeCache c = owner;
+            long[] b;
+            if (c.whole != null) {
+                b = new long[c.ways + 2];
+                System.arraycopy(c.whole, set * c.ways, b, 0, c.ways);
+                b[c.ways] = c.fingerprints == null ? 0 : c.fingerprints[set];
+                b[c.ways + 1] = c.order == null ? 0 : c.order[set];
+            } else {
+                b = c.perSet[set] == null ? null : c.perSet[set].clone();
+            }
+            setsSaved[count] = set;
+            before[count++] = b;
+        }
+
+        @Override
+        public void run() {
+            SetAssociativeCache c = owner;
+            for (int k = 0; k < count; k++) {
+                int set = setsSaved[k];
+                long[] b = before[k];
+                if (c.whole != null) {
+                    System.arraycopy(b, 0, c.whole, set * c.ways, c.ways);
+                    if (c.fingerprints != null) {
+                        c.fingerprints[set] = b[c.ways];
+                        c.order[set] = (int) b[c.ways + 1];
+                    }
+                } else {
+                    c.perSet[set] = b;
+                }
+            }
+        }
+    }
+
     /** How many keys it can hold. */
     public int capacity() {
         return sets * ways;
@@ -109,6 +194,9 @@ public final class SetAssociativeCache {
             return accessPacked(key);
         }
         int set = set(key);
+        if (journal != null) {
+            journal.save(set);
+        }
         long tag = key ^ salt;
         if (whole != null) {
             int base = set * ways;
@@ -140,6 +228,9 @@ public final class SetAssociativeCache {
     private boolean accessPacked(long key) {
         long h = hash(key);
         int set = setOf(h);
+        if (journal != null) {
+            journal.save(set);
+        }
         // The 8 bits below the set index: the set says nothing about them.
         long fp = h >>> (setShift - 8) & 0xFF;
         long tag = key ^ salt;

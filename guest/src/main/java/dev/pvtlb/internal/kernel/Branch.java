@@ -9,17 +9,19 @@ import java.util.List;
 /**
  * A branch of a guest's run as it stands between two steps, as a checkpointing simulator forks
  * its state: a copy of every object of the model ({@link GraphCopy}) that shares only the guest's
- * memory, whose writes are journalled until {@link #close} undoes them, so that the guest it was
+ * memory and its caches' tags, whose writes are journalled until {@link #close} undoes them, so that the guest it was
  * taken from goes on as if the branch had never run. The explorer runs a window of a workload
  * from each (ScheduleRunner.runWindows). One branch at a time per guest.
  */
 public final class Branch implements AutoCloseable {
     private final Kernel kernel;
     private final PhysMem mem;
+    private final GraphCopy.Copy<Kernel> copy;
 
-    private Branch(Kernel kernel, PhysMem mem) {
+    private Branch(Kernel kernel, PhysMem mem, GraphCopy.Copy<Kernel> copy) {
         this.kernel = kernel;
         this.mem = mem;
+        this.copy = copy;
     }
 
     /**
@@ -43,11 +45,12 @@ public final class Branch implements AutoCloseable {
         if (g.hazards().listener() != null) {
             shared.add(g.hazards().listener());
         }
-        Kernel copy = GraphCopy.copy(g, shared);
+        GraphCopy.Copy<Kernel> c = GraphCopy.branch(g, shared);
+        Kernel copy = c.root();
         copy.engine().chooser(chooser);
         copy.hazards().listener(null);
         g.mem().journal();
-        return new Branch(copy, g.mem());
+        return new Branch(copy, g.mem(), c);
     }
 
     /** The branch's guest, to run. */
@@ -55,9 +58,10 @@ public final class Branch implements AutoCloseable {
         return kernel;
     }
 
-    /** Undoes the branch's writes to the memory it shares with the run it was taken from. */
+    /** Undoes the branch's writes to the memory and caches it shares with the run it was taken from. */
     @Override
     public void close() {
         mem.rollback();
+        copy.rollBack();
     }
 }

@@ -46,6 +46,28 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link UnsupportedOperationException}) rather than shared by accident.
  */
 public final class GraphCopy {
+    /**
+     * A model object that holds no reference to another model object and makes its own branch copy,
+     * cheaper than field by field: it may share its state with the copy and journal the copy's
+     * writes, handing {@code onRollback} what undoes them (a cache's megabytes of tags).
+     */
+    public interface SelfCopying {
+        /** The branch's copy; after {@code onRollback}'s action has run, this object is as it was. */
+        Object copyForBranch(java.util.function.Consumer<Runnable> onRollback);
+    }
+
+    /** A branch's copy of a graph and what puts the original's shared state back when the branch ends. */
+    public record Copy<T>(T root, List<Runnable> rollbacks) {
+        /** Undoes the branch's writes to state it shared with the original (each action once, newest first). */
+        public void rollBack() {
+            for (int i = rollbacks.size() - 1; i >= 0; i--) {
+                rollbacks.get(i).run();
+            }
+        }
+    }
+
+    private final List<Runnable> rollbacks = new ArrayList<>();
+
     private final IdentityHashMap<Object, Object> copies;
     /** Objects in the last copy made: the next one's table is sized for as many, so it never grows while copying. */
     private static volatile int lastSize = 64;
@@ -63,15 +85,19 @@ public final class GraphCopy {
         }
     }
 
-    /** A deep copy of {@code root}; each object of {@code shared} (and what only it reaches) is the same object in the copy. */
-    public static <T> T copy(T root, Collection<?> shared) {
+    /**
+     * A branch copy of {@code root}: each object of {@code shared} (and what only it reaches) is the
+     * same object in the copy; {@link SelfCopying} objects may share state with the copy until
+     * {@link Copy#rollBack}, which the caller runs when it is done with the copy.
+     */
+    public static <T> Copy<T> branch(T root, Collection<?> shared) {
         GraphCopy g = new GraphCopy(shared);
         Object c = g.of(root);
         g.drain();
         lastSize = g.copies.size();
         @SuppressWarnings("unchecked") // of() returns an object of the same class as its argument
         T t = (T) c;
-        return t;
+        return new Copy<>(t, List.copyOf(g.rollbacks));
     }
 
     private void drain() {
@@ -112,6 +138,11 @@ public final class GraphCopy {
             copies.put(o, copy);
             pending.push(new Object[] {copy, o});
             return copy;
+        }
+        if (o instanceof SelfCopying self) {
+            Object copy2 = self.copyForBranch(rollbacks::add);
+            copies.put(o, copy2);
+            return copy2;
         }
         Plan plan = PLANS.get(c);
         List<Object> statics = STATICS.get(c);
@@ -301,25 +332,26 @@ public final class GraphCopy {
         }
     }
 
-    /** A class of the model: allocated without a constructor, then every field copied. */
+    /**
+     * A class of the model: allocated without a constructor, then every field copied by one method
+     * handle per class, (GraphCopy, Object copy, Object original)void, folded from each field's
+     * getter and setter (a reference through {@link #of} between them): the JVM compiles it as one
+     * method with the fields' offsets constant, where a reflective call per field cost more than
+     * the rest of the copy.
+     */
     private static final class FieldPlan extends Plan {
-        private static final java.lang.invoke.MethodType GET = java.lang.invoke.MethodType.methodType(Object.class, Object.class);
-        private static final java.lang.invoke.MethodType SET =
-                java.lang.invoke.MethodType.methodType(void.class, Object.class, Object.class);
+        private static final java.lang.invoke.MethodType STEP =
+                java.lang.invoke.MethodType.methodType(void.class, GraphCopy.class, Object.class, Object.class);
         private final Constructor<?> allocator;
-        /** Per reference field: (Object)Object reading it and (Object, Object)void writing it. */
-        private final java.lang.invoke.MethodHandle[] gets;
-        private final java.lang.invoke.MethodHandle[] sets;
-        /** Per primitive field: (Object to, Object from)void copying it. */
-        private final java.lang.invoke.MethodHandle[] primitives;
+        private final java.lang.invoke.MethodHandle fillAll;
 
         FieldPlan(Class<?> c) {
             this.allocator = Allocation.constructorFor(c);
-            List<java.lang.invoke.MethodHandle> g = new ArrayList<>();
-            List<java.lang.invoke.MethodHandle> st = new ArrayList<>();
-            List<java.lang.invoke.MethodHandle> prim = new ArrayList<>();
             java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.lookup();
+            java.lang.invoke.MethodHandle all = java.lang.invoke.MethodHandles.empty(STEP);
             try {
+                java.lang.invoke.MethodHandle ofHandle = lookup.findVirtual(GraphCopy.class, "of",
+                        java.lang.invoke.MethodType.methodType(Object.class, Object.class));
                 for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
                     for (Field f : k.getDeclaredFields()) {
                         if (Modifier.isStatic(f.getModifiers())) {
@@ -328,20 +360,28 @@ public final class GraphCopy {
                         f.setAccessible(true);
                         java.lang.invoke.MethodHandle getter = lookup.unreflectGetter(f);
                         java.lang.invoke.MethodHandle setter = lookup.unreflectSetter(f);
+                        java.lang.invoke.MethodHandle step;
                         if (f.getType().isPrimitive()) {
-                            prim.add(java.lang.invoke.MethodHandles.filterArguments(setter, 1, getter).asType(SET));
+                            // (to, from) -> set(to, get(from)), the copy handle ignored
+                            step = java.lang.invoke.MethodHandles.dropArguments(
+                                    java.lang.invoke.MethodHandles.filterArguments(setter, 1, getter)
+                                            .asType(java.lang.invoke.MethodType.methodType(void.class, Object.class, Object.class)),
+                                    0, GraphCopy.class);
                         } else {
-                            g.add(getter.asType(GET));
-                            st.add(setter.asType(SET));
+                            // (g, from) -> g.of(get(from)); then (to, g, from) -> set(to, that); then (g, to, from)
+                            java.lang.invoke.MethodHandle copied = java.lang.invoke.MethodHandles.filterArguments(ofHandle, 1,
+                                    getter.asType(java.lang.invoke.MethodType.methodType(Object.class, Object.class)));
+                            java.lang.invoke.MethodHandle store = java.lang.invoke.MethodHandles.collectArguments(
+                                    setter.asType(java.lang.invoke.MethodType.methodType(void.class, Object.class, Object.class)), 1, copied);
+                            step = java.lang.invoke.MethodHandles.permuteArguments(store, STEP, 1, 0, 2);
                         }
+                        all = java.lang.invoke.MethodHandles.foldArguments(step, all);
                     }
                 }
-            } catch (IllegalAccessException e) {
+            } catch (ReflectiveOperationException e) {
                 throw new UnsupportedOperationException("cannot copy a " + c.getName() + ": " + e, e);
             }
-            this.gets = g.toArray(java.lang.invoke.MethodHandle[]::new);
-            this.sets = st.toArray(java.lang.invoke.MethodHandle[]::new);
-            this.primitives = prim.toArray(java.lang.invoke.MethodHandle[]::new);
+            this.fillAll = all;
         }
 
         @Override
@@ -360,13 +400,7 @@ public final class GraphCopy {
         @Override
         void fill(GraphCopy g, Object copy, Object original) {
             try {
-                for (java.lang.invoke.MethodHandle p : primitives) {
-                    p.invokeExact(copy, original);
-                }
-                for (int i = 0; i < gets.length; i++) {
-                    Object v = (Object) gets[i].invokeExact(original);
-                    sets[i].invokeExact(copy, g.of(v));
-                }
+                fillAll.invokeExact(g, copy, original);
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable e) {

@@ -64,7 +64,7 @@ class GraphCopyTest {
         h.queue.add(b);
         h.nodes = new Node[] {a, b, a};
 
-        Holder c = GraphCopy.copy(h, List.of());
+        Holder c = GraphCopy.branch(h, List.of()).root();
         Node ca = c.nodes[0];
         Node cb = c.nodes[1];
         assertNotSame(a, ca);
@@ -90,7 +90,7 @@ class GraphCopyTest {
         Holder h = new Holder();
         Node shared = new Node(9);
         h.nodes = new Node[] {shared};
-        Holder c = GraphCopy.copy(h, List.of(shared));
+        Holder c = GraphCopy.branch(h, List.of(shared)).root();
         assertSame(shared, c.nodes[0]);
     }
 
@@ -99,7 +99,7 @@ class GraphCopyTest {
         Holder h = new Holder();
         h.byNode.put(new Node(3), null);
         Object[] box = {h, new java.util.concurrent.ConcurrentLinkedQueue<Node>()};
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> GraphCopy.copy(box, List.of()));
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> GraphCopy.branch(box, List.of()));
         assertTrue(e.getMessage().contains("java.util.concurrent.ConcurrentLinkedQueue"), e.getMessage());
     }
 }
