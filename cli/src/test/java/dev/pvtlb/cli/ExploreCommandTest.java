@@ -121,7 +121,13 @@ class ExploreCommandTest {
         assertEquals(1, again.code(), again.out() + again.err());
         assertTrue(again.out().startsWith("reproduced: STALE_TRANSLATION at 181955 ns on cpu0"), again.out());
 
-        MainTest.Result safe = pvtlb(concat(small, "--budget", "300", "--parallel", "1"));
+        // Two workers report the same window and trace (only the count of windows run and the time differ).
+        MainTest.Result two = pvtlb(concat(small, "--set", "inject=tlb-gen-not-bumped", "--budget", "400", "--parallel", "2"));
+        assertEquals(1, two.code(), two.out() + two.err());
+        java.util.List<String> twoLines = two.out().lines().toList();
+        assertEquals(lines.subList(2, twoLines.size()), twoLines.subList(2, twoLines.size()), "the first run also names its trace file");
+
+        MainTest.Result safe = pvtlb(concat(small, "--budget", "300", "--parallel", "2"));
         assertEquals(0, safe.code(), safe.out() + safe.err());
         assertTrue(safe.out().contains("verdict: SAFE (no hazard in 300 windows)"), safe.out());
         MainTest.Result runs = pvtlb(concat(small, "--budget", "20", "--mode", "runs"));

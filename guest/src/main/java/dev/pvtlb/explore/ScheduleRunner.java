@@ -69,6 +69,11 @@ public final class ScheduleRunner implements AutoCloseable {
     @FunctionalInterface
     public interface WindowListener {
         boolean window(ScheduleRun window, List<Choice> base, int prefix);
+
+        /** Asked before each window: false ends the whole run there, the window not run (a budget spent). */
+        default boolean next() {
+            return true;
+        }
     }
 
     /** A window's run with the base run's choices before its own: what replaying from boot runs. */
@@ -110,6 +115,10 @@ public final class ScheduleRunner implements AutoCloseable {
             }
             flushes = f;
             for (int i = 0; i < perCheckpoint && going; i++) {
+                if (!listener.next()) {
+                    going = false;
+                    break;
+                }
                 ScheduleRun w = window(g, windows.apply((int) Math.min(next++, Integer.MAX_VALUE)), windowNs);
                 going = listener.window(w, chooser.taken(), chooser.taken().size());
             }

@@ -1,13 +1,17 @@
 package dev.pvtlb.explore;
 
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The shared state of a hunt in windows ({@link Explorer#exploreWindows}) on one or more workers,
  * each on a guest of its own: worker w runs base runs w, w + workers, w + 2 workers... Window k of
  * base run b takes the choices of the strategy's schedule {@code b * WINDOWS_PER_BASE + k}, so
- * which choices a window gets does not depend on which worker ran it or when. The first hazard
- * found stops every worker; with several, the one reported is the lowest-numbered of those found.
+ * which choices a window gets does not depend on which worker ran it or when. Windows are ordered
+ * by (base run, window): a hazard found stops the bases after its own, while the bases before it
+ * run on (one of them may hold an earlier hazard); the hazard reported is the earliest, and its
+ * number counts the windows before it in that order. So when neither budget cuts the hunt short,
+ * several workers report what one reports.
  */
 final class WindowHunt {
     /** Window numbers reserved per base run: munmap-storm's 10 ms at 16 vCPUs starts about 3,000 flushes. */
@@ -23,10 +27,12 @@ final class WindowHunt {
     private final RandomStrategy bases;
     private final AtomicLong windows = new AtomicLong();
     private final AtomicLong baseRuns = new AtomicLong();
-    private volatile boolean stop;
+    /** Windows run in each base run, for the number of the hazard reported. */
+    private final ConcurrentHashMap<Long, Long> perBase = new ConcurrentHashMap<>();
+    private volatile boolean outOfBudget;
+    /** Order number (base * WINDOWS_PER_BASE + window) of the earliest hazard found so far, or Long.MAX_VALUE. */
+    private volatile long foundNumber = Long.MAX_VALUE;
     private ScheduleRun found;
-    private long foundNumber = Long.MAX_VALUE;
-    private long foundAt;
     private RuntimeException failure;
 
     WindowHunt(Strategy strategy, long seed, long windowNs, long budgetWindows, long start, double budgetSeconds, int workers) {
@@ -39,33 +45,66 @@ final class WindowHunt {
         this.bases = new RandomStrategy(seed ^ 0x62617365L);
     }
 
-    private boolean going() {
-        return !stop && windows.get() < budgetWindows && (System.nanoTime() - start) / 1e9 < budgetSeconds;
+    /** Whether window {@code number} (or a base starting there) still has a purpose and a budget. */
+    private boolean going(long number) {
+        if (number > foundNumber || outOfBudget || failure != null) {
+            return false;
+        }
+        if (windows.get() >= budgetWindows || (System.nanoTime() - start) / 1e9 >= budgetSeconds) {
+            outOfBudget = true;
+            return false;
+        }
+        return true;
+    }
+
+    /** Takes one window of the budget for window {@code number}: false when it is spent or the window has no purpose. */
+    private boolean reserve(long number) {
+        if (!going(number)) {
+            return false;
+        }
+        long n;
+        do {
+            n = windows.get();
+            if (n >= budgetWindows) {
+                outOfBudget = true;
+                return false;
+            }
+        } while (!windows.compareAndSet(n, n + 1));
+        return true;
     }
 
     /** One worker's share: its base runs, each with its windows, until the hunt ends. */
     void work(ScheduleRunner runner, int worker) {
         try {
-            for (long b = worker; going(); b += workers) {
+            for (long b = worker; going(b * WINDOWS_PER_BASE); b += workers) {
                 long base = b;
                 long[] k = {0};
                 ScheduleRun run = runner.runWindows(bases.schedule((int) Math.min(b, Integer.MAX_VALUE)), windowNs,
                         Explorer.WINDOWS_PER_CHECKPOINT, i -> strategy.schedule((int) (base * WINDOWS_PER_BASE + i)), 0,
-                        (w, prefixOf, prefix) -> {
-                            long n = windows.incrementAndGet();
-                            long number = base * WINDOWS_PER_BASE + k[0]++;
-                            if (workers == 1) {
-                                strategy.finished(w.choices());
+                        new ScheduleRunner.WindowListener() {
+                            @Override
+                            public boolean next() {
+                                return reserve(base * WINDOWS_PER_BASE + k[0]);
                             }
-                            if (w.found()) {
-                                report(ScheduleRunner.whole(w, prefixOf, prefix), number, n);
-                                return false;
+
+                            @Override
+                            public boolean window(ScheduleRun w, java.util.List<Choice> prefixOf, int prefix) {
+                                long number = base * WINDOWS_PER_BASE + k[0]++;
+                                perBase.merge(base, 1L, Long::sum);
+                                if (workers == 1) {
+                                    strategy.finished(w.choices());
+                                }
+                                if (w.found()) {
+                                    report(ScheduleRunner.whole(w, prefixOf, prefix), number);
+                                    return false;
+                                }
+                                return true;
                             }
-                            return going();
                         });
                 baseRuns.incrementAndGet();
                 if (run.found()) {
-                    report(run, base * WINDOWS_PER_BASE + WINDOWS_PER_BASE - 1, windows.get());
+                    // The base run's own hazard comes after the windows it branched before it.
+                    report(run, base * WINDOWS_PER_BASE + k[0]);
                 }
             }
         } catch (RuntimeException e) {
@@ -74,17 +113,14 @@ final class WindowHunt {
                     failure = e;
                 }
             }
-            stop = true;
         }
     }
 
-    private synchronized void report(ScheduleRun r, long number, long count) {
+    private synchronized void report(ScheduleRun r, long number) {
         if (number < foundNumber) {
             found = r;
             foundNumber = number;
-            foundAt = count;
         }
-        stop = true;
     }
 
     /** A worker's failure (a model that cannot be branched, say), thrown on the caller's thread. */
@@ -98,9 +134,14 @@ final class WindowHunt {
         return found;
     }
 
-    /** How many windows had run when the reported hazard was found (counting from 1). */
+    /** The reported hazard's place: the windows of the base runs before its own, then its own up to it (from 1). */
     synchronized long foundAt() {
-        return foundAt;
+        long base = foundNumber / WINDOWS_PER_BASE;
+        long at = foundNumber % WINDOWS_PER_BASE + 1;
+        for (long b = 0; b < base; b++) {
+            at += perBase.getOrDefault(b, 0L);
+        }
+        return at;
     }
 
     long windows() {
