@@ -112,6 +112,14 @@ final class ExploreCommand implements Callable<Integer> {
         return explorer.explore(strategy(), budget, seconds);
     }
 
+    /** Where a hazard was found: schedule N, window N, or a run from boot itself after N windows. */
+    private static String where(ExploreResult r) {
+        if (!r.windows()) {
+            return "schedule " + r.foundAt();
+        }
+        return r.foundByBaseRun() ? "a run from boot itself, after " + r.foundAt() + " window(s)" : "window " + r.foundAt();
+    }
+
     private String rate(ExploreResult r) {
         return r.windows()
                 ? String.format("windows: %d in %.2f s (%.0f windows/s), branched at the flushes of %d run(s) from boot, %d ns each",
@@ -220,7 +228,7 @@ final class ExploreCommand implements Callable<Integer> {
                 out.printf("%s=%-4d SAFE    %d %s in %.2f s (%.0f %s/s)%n", key, n, r.schedules(), r.windows() ? "windows" : "schedules",
                         r.seconds(), r.schedulesPerSecond(), r.windows() ? "windows" : "schedules");
             } else {
-                out.printf("%s=%-4d HAZARD  %s in %s %d (%.2f s)%n", key, n, r.hazard().kind(), r.windows() ? "window" : "schedule", r.foundAt(), r.seconds());
+                out.printf("%s=%-4d HAZARD  %s in %s (%.2f s)%n", key, n, r.hazard().kind(), where(r), r.seconds());
                 if (first == null) {
                     first = r;
                     firstExplorer = explorer;
@@ -243,7 +251,7 @@ final class ExploreCommand implements Callable<Integer> {
 
     /** A found hazard: its verdict line, the hazard, the trace, and --trace / --timeline if asked for. Exit 1. */
     private int reportHazard(PrintWriter out, Explorer explorer, Scenario s, ExploreResult r) throws IOException {
-        out.println("verdict: HAZARD " + r.hazard().kind() + " found in " + (r.windows() ? "window " : "schedule ") + r.foundAt()
+        out.println("verdict: HAZARD " + r.hazard().kind() + " found in " + where(r)
                 + "; shrunk to " + r.nonDefaultChoices() + " non-default of " + r.shrunk().size() + " choices, "
                 + r.shrunkSteps() + " steps");
         out.println(r.hazard());

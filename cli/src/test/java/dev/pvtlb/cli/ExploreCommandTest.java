@@ -127,6 +127,13 @@ class ExploreCommandTest {
         java.util.List<String> twoLines = two.out().lines().toList();
         assertEquals(lines.subList(2, twoLines.size()), twoLines.subList(2, twoLines.size()), "the first run also names its trace file");
 
+        // A hazard the run from boot meets before its first flush is that run's, not a window's.
+        MainTest.Result byRun = pvtlb("explore", "madvise-touch", "--set", "inject=switch-mm-no-cpumask", "--seed", "1",
+                "--budget", "100", "--parallel", "1");
+        assertEquals(1, byRun.code(), byRun.out() + byRun.err());
+        assertTrue(byRun.out().contains("verdict: HAZARD STALE_TRANSLATION found in a run from boot itself, after 0 window(s);"),
+                byRun.out());
+
         MainTest.Result safe = pvtlb(concat(small, "--budget", "300", "--parallel", "2"));
         assertEquals(0, safe.code(), safe.out() + safe.err());
         assertTrue(safe.out().contains("verdict: SAFE (no hazard in 300 windows)"), safe.out());

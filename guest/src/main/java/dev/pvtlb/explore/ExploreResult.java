@@ -11,16 +11,21 @@ import java.util.List;
  */
 public record ExploreResult(String strategy, long schedules, double seconds, boolean exhausted, Hazard hazard,
                             long foundAt, List<Choice> shrunk, long shrunkSteps, List<String> trace, Explored explored,
-                            long baseRuns) {
+                            long baseRuns, boolean foundByBaseRun) {
     /** A search of whole runs: each schedule one run from boot ({@link #baseRuns} 0). */
     public ExploreResult(String strategy, long schedules, double seconds, boolean exhausted, Hazard hazard, long foundAt,
                          List<Choice> shrunk, long shrunkSteps, List<String> trace, Explored explored) {
-        this(strategy, schedules, seconds, exhausted, hazard, foundAt, shrunk, shrunkSteps, trace, explored, 0);
+        this(strategy, schedules, seconds, exhausted, hazard, foundAt, shrunk, shrunkSteps, trace, explored, 0, false);
     }
 
-    /** This result as a search in windows ({@link Explorer#exploreWindows}): its schedules are windows branched from {@code bases} runs. */
-    ExploreResult inWindows(long bases) {
-        return new ExploreResult(strategy, schedules, seconds, exhausted, hazard, foundAt, shrunk, shrunkSteps, trace, explored, bases);
+    /**
+     * This result as a search in windows ({@link Explorer#exploreWindows}): its schedules are
+     * windows branched from {@code bases} runs; {@code byBaseRun}: the hazard was met by a base run
+     * itself ({@link #foundAt} then counts the windows before it), not in a window.
+     */
+    ExploreResult inWindows(long bases, boolean byBaseRun) {
+        return new ExploreResult(strategy, schedules, seconds, exhausted, hazard, foundAt, shrunk, shrunkSteps, trace, explored,
+                bases, byBaseRun);
     }
 
     /** Whether the schedules were windows branched from base runs rather than whole runs. */

@@ -147,13 +147,13 @@ public final class Explorer {
             ScheduleRun found = hunt.found();
             if (found == null) {
                 return new ExploreResult(strategy.name(), hunt.windows(), seconds, false, null, 0, List.of(), 0, List.of(),
-                        explored()).inWindows(hunt.bases());
+                        explored()).inWindows(hunt.bases(), false);
             }
             ScheduleRun small = new Shrinker(runner).shrink(found);
             ScheduleRun readable = runner.run(new ReplaySource(small.choices(), true), TRACE_LINES);
             Hazard h = readable.found() ? readable.hazard() : small.hazard();
             return new ExploreResult(strategy.name(), hunt.windows(), seconds, false, h, hunt.foundAt(), small.choices(),
-                    readable.steps(), readable.stepLog(), explored()).inWindows(hunt.bases());
+                    readable.steps(), readable.stepLog(), explored()).inWindows(hunt.bases(), hunt.foundByBaseRun());
         }
     }
 

@@ -33,6 +33,7 @@ final class WindowHunt {
     /** Order number (base * WINDOWS_PER_BASE + window) of the earliest hazard found so far, or Long.MAX_VALUE. */
     private volatile long foundNumber = Long.MAX_VALUE;
     private ScheduleRun found;
+    private boolean foundByBaseRun;
     private RuntimeException failure;
 
     WindowHunt(Strategy strategy, long seed, long windowNs, long budgetWindows, long start, double budgetSeconds, int workers) {
@@ -95,7 +96,7 @@ final class WindowHunt {
                                     strategy.finished(w.choices());
                                 }
                                 if (w.found()) {
-                                    report(ScheduleRunner.whole(w, prefixOf, prefix), number);
+                                    report(ScheduleRunner.whole(w, prefixOf, prefix), number, false);
                                     return false;
                                 }
                                 return true;
@@ -104,7 +105,7 @@ final class WindowHunt {
                 baseRuns.incrementAndGet();
                 if (run.found()) {
                     // The base run's own hazard comes after the windows it branched before it.
-                    report(run, base * WINDOWS_PER_BASE + k[0]);
+                    report(run, base * WINDOWS_PER_BASE + k[0], true);
                 }
             }
         } catch (RuntimeException e) {
@@ -116,11 +117,22 @@ final class WindowHunt {
         }
     }
 
-    private synchronized void report(ScheduleRun r, long number) {
+    private synchronized void report(ScheduleRun r, long number, boolean byBaseRun) {
         if (number < foundNumber) {
             found = r;
             foundNumber = number;
+            foundByBaseRun = byBaseRun;
         }
+    }
+
+    /** Whether the reported hazard was met by a base run itself rather than in one of its windows. */
+    synchronized boolean foundByBaseRun() {
+        return foundByBaseRun;
+    }
+
+    /** The base run (from 0) of the reported hazard. */
+    synchronized long foundBase() {
+        return foundNumber / WINDOWS_PER_BASE;
     }
 
     /** A worker's failure (a model that cannot be branched, say), thrown on the caller's thread. */
@@ -134,10 +146,13 @@ final class WindowHunt {
         return found;
     }
 
-    /** The reported hazard's place: the windows of the base runs before its own, then its own up to it (from 1). */
+    /**
+     * The reported hazard's place: the windows of the base runs before its own, then its own up to
+     * it (from 1); for a hazard a base run met itself, the windows before it (from 0).
+     */
     synchronized long foundAt() {
         long base = foundNumber / WINDOWS_PER_BASE;
-        long at = foundNumber % WINDOWS_PER_BASE + 1;
+        long at = foundNumber % WINDOWS_PER_BASE + (foundByBaseRun ? 0 : 1);
         for (long b = 0; b < base; b++) {
             at += perBase.getOrDefault(b, 0L);
         }
