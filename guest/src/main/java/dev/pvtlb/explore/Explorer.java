@@ -101,14 +101,17 @@ public final class Explorer {
 
     /**
      * Explores a workload in windows rather than whole runs: base runs from boot (base run b takes
-     * the choices of {@code strategy}'s schedule b of a second stream, so its warm states differ
-     * from one base to the next), and at each flush one starts, {@link #WINDOWS_PER_CHECKPOINT}
-     * branches of the model run {@code windowNs} of virtual time each with the choices of {@code strategy}'s
-     * schedules 0, 1, 2... (ScheduleRunner#runWindows). Until a hazard, {@code budgetWindows}
-     * windows or {@code budgetSeconds}. A window's hazard is shrunk and replayed from boot like a
-     * whole run's: its choices are the base's up to the checkpoint and then its own. A
-     * {@link ExploreResult} counts windows as schedules and base runs in {@code baseRuns}.
-     * Throws UnsupportedOperationException when the model cannot be branched (several VMs).
+     * schedule b of a random stream of the scenario's seed, so its warm states differ from one base
+     * to the next), and at each flush one starts, {@link #WINDOWS_PER_CHECKPOINT} branches of the
+     * model run {@code windowNs} of virtual time each, window k of base b with the choices of
+     * {@code strategy}'s schedule {@code b * 65536 + k} (ScheduleRunner#runWindows, WindowHunt).
+     * Until a hazard, {@code budgetWindows} windows or {@code budgetSeconds}; with
+     * {@link #parallel} workers and an independent strategy, base runs are shared out and the
+     * earliest hazard in (base, window) order is reported. A window's hazard is shrunk and replayed
+     * from boot like a whole run's: its choices are the base's up to the checkpoint and then its
+     * own. The {@link ExploreResult} counts windows as schedules and base runs in
+     * {@code baseRuns}. Throws UnsupportedOperationException when the model cannot be branched
+     * (an object the copy does not know).
      */
     public ExploreResult exploreWindows(Strategy strategy, long budgetWindows, double budgetSeconds, long windowNs) {
         if (windowNs < 1) {
