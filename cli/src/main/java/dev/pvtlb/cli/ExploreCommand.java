@@ -165,7 +165,8 @@ final class ExploreCommand implements Callable<Integer> {
         ExploreResult r = hunt(explorer, s, out);
         out.printf("%s%s%n", rate(r), r.exhausted() ? ", every schedule within the bound" : "");
         if (r.safe()) {
-            out.println("verdict: SAFE (no hazard in " + r.schedules() + (r.windows() ? " windows)" : " schedules)"));
+            out.println("verdict: SAFE (no hazard in " + r.schedules() + (r.windows() ? " windows and " + r.baseRuns()
+                    + " run(s) from boot)" : " schedules)"));
             noTimeline(out);
             return 0;
         }

@@ -11,11 +11,11 @@ import java.util.List;
  */
 public record ExploreResult(String strategy, long schedules, double seconds, boolean exhausted, Hazard hazard,
                             long foundAt, List<Choice> shrunk, long shrunkSteps, List<String> trace, Explored explored,
-                            long baseRuns, boolean foundByBaseRun) {
-    /** A search of whole runs: each schedule one run from boot ({@link #baseRuns} 0). */
+                            boolean windowed, long baseRuns, boolean foundByBaseRun) {
+    /** A search of whole runs: each schedule one run from boot. */
     public ExploreResult(String strategy, long schedules, double seconds, boolean exhausted, Hazard hazard, long foundAt,
                          List<Choice> shrunk, long shrunkSteps, List<String> trace, Explored explored) {
-        this(strategy, schedules, seconds, exhausted, hazard, foundAt, shrunk, shrunkSteps, trace, explored, 0, false);
+        this(strategy, schedules, seconds, exhausted, hazard, foundAt, shrunk, shrunkSteps, trace, explored, false, 0, false);
     }
 
     /**
@@ -25,12 +25,12 @@ public record ExploreResult(String strategy, long schedules, double seconds, boo
      */
     ExploreResult inWindows(long bases, boolean byBaseRun) {
         return new ExploreResult(strategy, schedules, seconds, exhausted, hazard, foundAt, shrunk, shrunkSteps, trace, explored,
-                bases, byBaseRun);
+                true, bases, byBaseRun);
     }
 
-    /** Whether the schedules were windows branched from base runs rather than whole runs. */
+    /** Whether the schedules were windows branched from base runs rather than whole runs ({@link #windowed}). */
     public boolean windows() {
-        return baseRuns > 0;
+        return windowed;
     }
 
     /** The explored built-in scenario as a trace file names it: name, backend, seed, settings. */

@@ -25,6 +25,11 @@ final class WindowHunt {
     private final int workers;
     /** Base runs: choices from a stream of their own, so that base b's warm state does not follow a window's. */
     private final RandomStrategy bases;
+    /*
+     * The budget's units: every window and every base run (a whole schedule from boot itself, and
+     * all a workload with no flush to branch at gets), reserved before it runs.
+     */
+    private final AtomicLong units = new AtomicLong();
     private final AtomicLong windows = new AtomicLong();
     private final AtomicLong baseRuns = new AtomicLong();
     /** Windows run in each base run, for the number of the hazard reported. */
@@ -51,33 +56,37 @@ final class WindowHunt {
         if (number > foundNumber || outOfBudget || failure != null) {
             return false;
         }
-        if (windows.get() >= budgetWindows || (System.nanoTime() - start) / 1e9 >= budgetSeconds) {
+        if (units.get() >= budgetWindows || (System.nanoTime() - start) / 1e9 >= budgetSeconds) {
             outOfBudget = true;
             return false;
         }
         return true;
     }
 
-    /** Takes one window of the budget for window {@code number}: false when it is spent or the window has no purpose. */
-    private boolean reserve(long number) {
+    /**
+     * Takes one unit of the budget for window or base run {@code number}: false when it is spent or
+     * what it would run has no purpose.
+     */
+    private boolean reserve(long number, AtomicLong kind) {
         if (!going(number)) {
             return false;
         }
         long n;
         do {
-            n = windows.get();
+            n = units.get();
             if (n >= budgetWindows) {
                 outOfBudget = true;
                 return false;
             }
-        } while (!windows.compareAndSet(n, n + 1));
+        } while (!units.compareAndSet(n, n + 1));
+        kind.incrementAndGet();
         return true;
     }
 
     /** One worker's share: its base runs, each with its windows, until the hunt ends. */
     void work(ScheduleRunner runner, int worker) {
         try {
-            for (long b = worker; going(b * WINDOWS_PER_BASE); b += workers) {
+            for (long b = worker; reserve(b * WINDOWS_PER_BASE, baseRuns); b += workers) {
                 long base = b;
                 long[] k = {0};
                 ScheduleRun run = runner.runWindows(bases.schedule((int) Math.min(b, Integer.MAX_VALUE)), windowNs,
@@ -85,7 +94,7 @@ final class WindowHunt {
                         new ScheduleRunner.WindowListener() {
                             @Override
                             public boolean next() {
-                                return reserve(base * WINDOWS_PER_BASE + k[0]);
+                                return reserve(base * WINDOWS_PER_BASE + k[0], windows);
                             }
 
                             @Override
@@ -102,7 +111,6 @@ final class WindowHunt {
                                 return true;
                             }
                         });
-                baseRuns.incrementAndGet();
                 if (run.found()) {
                     // The base run's own hazard comes after the windows it branched before it.
                     report(run, base * WINDOWS_PER_BASE + k[0], true);
@@ -164,6 +172,6 @@ final class WindowHunt {
     }
 
     long bases() {
-        return Math.max(1, baseRuns.get());
+        return baseRuns.get();
     }
 }
