@@ -27,10 +27,10 @@ final class WindowHunt {
     private final RandomStrategy bases;
     /*
      * The budget's units: every window and every base run (a whole schedule from boot itself, and
-     * all a workload with no flush to branch at gets), reserved before it runs.
+     * all a workload with no flush to branch at gets), reserved before it runs; windows are the
+     * units that are not base runs.
      */
     private final AtomicLong units = new AtomicLong();
-    private final AtomicLong windows = new AtomicLong();
     private final AtomicLong baseRuns = new AtomicLong();
     /** Windows run in each base run, for the number of the hazard reported. */
     private final ConcurrentHashMap<Long, Long> perBase = new ConcurrentHashMap<>();
@@ -67,7 +67,7 @@ final class WindowHunt {
      * Takes one unit of the budget for window or base run {@code number}: false when it is spent or
      * what it would run has no purpose.
      */
-    private boolean reserve(long number, AtomicLong kind) {
+    private boolean reserve(long number, boolean baseRun) {
         if (!going(number)) {
             return false;
         }
@@ -79,14 +79,16 @@ final class WindowHunt {
                 return false;
             }
         } while (!units.compareAndSet(n, n + 1));
-        kind.incrementAndGet();
+        if (baseRun) {
+            baseRuns.incrementAndGet();
+        }
         return true;
     }
 
     /** One worker's share: its base runs, each with its windows, until the hunt ends. */
     void work(ScheduleRunner runner, int worker) {
         try {
-            for (long b = worker; reserve(b * WINDOWS_PER_BASE, baseRuns); b += workers) {
+            for (long b = worker; reserve(b * WINDOWS_PER_BASE, true); b += workers) {
                 long base = b;
                 long[] k = {0};
                 ScheduleRun run = runner.runWindows(bases.schedule((int) Math.min(b, Integer.MAX_VALUE)), windowNs,
@@ -94,7 +96,7 @@ final class WindowHunt {
                         new ScheduleRunner.WindowListener() {
                             @Override
                             public boolean next() {
-                                return reserve(base * WINDOWS_PER_BASE + k[0], windows);
+                                return reserve(base * WINDOWS_PER_BASE + k[0], false);
                             }
 
                             @Override
@@ -168,7 +170,7 @@ final class WindowHunt {
     }
 
     long windows() {
-        return windows.get();
+        return units.get() - baseRuns.get();
     }
 
     long bases() {

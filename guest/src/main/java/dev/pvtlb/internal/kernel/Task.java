@@ -2,9 +2,9 @@ package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.mm.Mm;
 import dev.pvtlb.internal.sim.Event;
+import dev.pvtlb.internal.sim.SplitMix;
 import dev.pvtlb.smp.KernelPath;
 import java.util.BitSet;
-import dev.pvtlb.internal.sim.SplitMix;
 
 /**
  * {@code struct task_struct}, reduced to what TLB maintenance sees: the mm it runs in, the CPU

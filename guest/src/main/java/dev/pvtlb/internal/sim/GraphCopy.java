@@ -100,17 +100,19 @@ public final class GraphCopy {
         return new Copy<>(t, List.copyOf(g.rollbacks));
     }
 
+    /** Fills every object made, then the hash- and tree-based collections and what their elements bring in. */
     private void drain() {
+        fillPending();
+        for (Object[] d : deferred) {
+            fillDeferred(d[0], d[1]);
+            fillPending();
+        }
+    }
+
+    private void fillPending() {
         while (!pending.isEmpty()) {
             Object[] p = pending.pop();
             fill(p[0], p[1]);
-        }
-        for (Object[] d : deferred) {
-            fillDeferred(d[0], d[1]);
-            while (!pending.isEmpty()) {
-                Object[] p = pending.pop();
-                fill(p[0], p[1]);
-            }
         }
     }
 
@@ -165,7 +167,7 @@ public final class GraphCopy {
     private static final Set<Class<?>> SCANNED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private static void recordStatics(Class<?> c) {
-        if (c.isPrimitive() || c.isArray() || !SCANNED.add(c) || c.getName().startsWith("java.")) {
+        if (c.isPrimitive() || c.isArray() || isJdk(c) || !SCANNED.add(c)) {
             return;
         }
         for (Field f : c.getDeclaredFields()) {
@@ -250,6 +252,12 @@ public final class GraphCopy {
 
     // ------------------------------------------------------------------ what may be shared
 
+    /** A class of the JDK, whose fields a module may not read: rebuilt through its API, never field by field. */
+    private static boolean isJdk(Class<?> c) {
+        String n = c.getName();
+        return n.startsWith("java.") || n.startsWith("jdk.") || n.startsWith("sun.");
+    }
+
     private static final Set<Class<?>> VALUES = Set.of(String.class, Integer.class, Long.class, Short.class, Byte.class,
             Character.class, Boolean.class, Double.class, Float.class, Class.class);
 
@@ -276,7 +284,7 @@ public final class GraphCopy {
                 || n.equals("java.util.Collections$EmptyMap") || n.equals("java.util.Collections$EmptySet")) {
             return true;
         }
-        if (n.startsWith("java.") || n.startsWith("jdk.") || n.startsWith("sun.")) {
+        if (isJdk(c)) {
             return false; // a JDK class is shared only when listed: its fields may not be readable to check
         }
         if (!Modifier.isFinal(c.getModifiers()) && !c.isRecord()) {
@@ -319,14 +327,14 @@ public final class GraphCopy {
             if (!c.isHidden()) {
                 recordStaticsAround(c);
             }
-            if (n.startsWith("java.") || n.startsWith("jdk.") || n.startsWith("sun.")) {
-                return JdkPlan.of(c);
+            if (isJdk(c)) {
+                return new JdkPlan(c);
             }
             if (c.isHidden()) {
-                return new HiddenPlan(c);
+                return ConstructedPlan.ofHidden(c);
             }
             if (c.isRecord()) {
-                return new RecordPlan(c);
+                return ConstructedPlan.ofRecord(c);
             }
             return new FieldPlan(c);
         }
@@ -409,86 +417,78 @@ public final class GraphCopy {
         }
     }
 
-    /** A record: its components copied, then its canonical constructor. */
-    private static final class RecordPlan extends Plan {
-        private final RecordComponent[] components;
-        private final Constructor<?> canonical;
-
-        RecordPlan(Class<?> c) {
-            this.components = c.getRecordComponents();
-            try {
-                this.canonical = c.getDeclaredConstructor(Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new));
-                canonical.setAccessible(true);
-                for (RecordComponent rc : components) {
-                    rc.getAccessor().setAccessible(true);
-                }
-            } catch (NoSuchMethodException e) {
-                throw new UnsupportedOperationException("record " + c.getName() + " has no canonical constructor", e);
-            }
-        }
-
-        @Override
-        Object copy(GraphCopy g, Object o) {
-            try {
-                Object[] args = new Object[components.length];
-                for (int i = 0; i < args.length; i++) {
-                    args[i] = g.of(components[i].getAccessor().invoke(o));
-                }
-                Object c = canonical.newInstance(args);
-                g.copies.put(o, c);
-                return c;
-            } catch (ReflectiveOperationException e) {
-                throw new UnsupportedOperationException("cannot copy record " + o.getClass().getName() + ": " + e, e);
-            }
-        }
-    }
-
     /**
-     * A hidden class, a lambda's: its final fields cannot be written, so the copy is made by its
-     * one constructor, which takes the captured values in the order of its fields.
+     * A class whose final fields cannot be written, copied by a constructor that takes its parts,
+     * each copied first: a record (its components, its canonical constructor) or a hidden class, a
+     * lambda's (its captured values, in the order of its fields, its one constructor).
      */
-    private static final class HiddenPlan extends Plan {
-        private final Field[] captured;
+    private static final class ConstructedPlan extends Plan {
+        /** Reads each part the constructor takes: a record's accessors, a lambda's fields. */
+        private final java.lang.invoke.MethodHandle[] parts;
         private final Constructor<?> constructor;
 
-        HiddenPlan(Class<?> c) {
+        private ConstructedPlan(java.lang.invoke.MethodHandle[] parts, Constructor<?> constructor) {
+            this.parts = parts;
+            this.constructor = constructor;
+            constructor.setAccessible(true);
+        }
+
+        static Plan ofRecord(Class<?> c) {
+            RecordComponent[] components = c.getRecordComponents();
+            try {
+                java.lang.invoke.MethodHandle[] parts = new java.lang.invoke.MethodHandle[components.length];
+                for (int i = 0; i < parts.length; i++) {
+                    components[i].getAccessor().setAccessible(true);
+                    parts[i] = java.lang.invoke.MethodHandles.lookup().unreflect(components[i].getAccessor());
+                }
+                return new ConstructedPlan(parts,
+                        c.getDeclaredConstructor(Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new)));
+            } catch (NoSuchMethodException | IllegalAccessException e) {
+                throw new UnsupportedOperationException("cannot copy record " + c.getName() + ": " + e, e);
+            }
+        }
+
+        static Plan ofHidden(Class<?> c) {
             Constructor<?>[] cs = c.getDeclaredConstructors();
             List<Field> fs = new ArrayList<>();
             for (Field f : c.getDeclaredFields()) {
                 if (!Modifier.isStatic(f.getModifiers())) {
-                    f.setAccessible(true);
                     fs.add(f);
                 }
             }
-            if (c.getSuperclass() != Object.class || cs.length != 1 || cs[0].getParameterCount() != fs.size()) {
-                throw new UnsupportedOperationException("cannot copy an instance of hidden " + c.getName());
+            if (c.getSuperclass() != Object.class || cs.length != 1 || !Arrays.equals(cs[0].getParameterTypes(),
+                    fs.stream().map(Field::getType).toArray(Class<?>[]::new))) {
+                throw new UnsupportedOperationException("cannot copy an instance of hidden " + c.getName()
+                        + ": its one constructor does not take its fields in order");
             }
-            Class<?>[] params = cs[0].getParameterTypes();
-            for (int i = 0; i < params.length; i++) {
-                if (params[i] != fs.get(i).getType()) {
-                    throw new UnsupportedOperationException("cannot copy an instance of hidden " + c.getName()
-                            + ": its constructor does not take its fields in order");
+            try {
+                java.lang.invoke.MethodHandle[] parts = new java.lang.invoke.MethodHandle[fs.size()];
+                for (int i = 0; i < parts.length; i++) {
+                    fs.get(i).setAccessible(true);
+                    parts[i] = java.lang.invoke.MethodHandles.lookup().unreflectGetter(fs.get(i));
                 }
+                return new ConstructedPlan(parts, cs[0]);
+            } catch (IllegalAccessException e) {
+                throw new UnsupportedOperationException("cannot copy an instance of hidden " + c.getName() + ": " + e, e);
             }
-            this.captured = fs.toArray(Field[]::new);
-            this.constructor = cs[0];
-            constructor.setAccessible(true);
         }
 
         @Override
         Object copy(GraphCopy g, Object o) {
-            if (captured.length == 0) {
-                return o; // captures nothing: one instance serves every copy
+            if (parts.length == 0 && o.getClass().isHidden()) {
+                return o; // a lambda that captures nothing: one instance serves every copy
             }
             try {
-                Object[] args = new Object[captured.length];
+                Object[] args = new Object[parts.length];
                 for (int i = 0; i < args.length; i++) {
-                    args[i] = g.of(captured[i].get(o));
+                    args[i] = g.of(parts[i].invoke(o));
                 }
                 Object c = constructor.newInstance(args);
                 g.copies.put(o, c);
                 return c;
-            } catch (ReflectiveOperationException e) {
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
                 throw new UnsupportedOperationException("cannot copy a " + o.getClass().getName() + ": " + e, e);
             }
         }
@@ -499,13 +499,9 @@ public final class GraphCopy {
         private final Class<?> type;
         private final String name;
 
-        private JdkPlan(Class<?> type) {
+        JdkPlan(Class<?> type) {
             this.type = type;
             this.name = type.getName();
-        }
-
-        static Plan of(Class<?> c) {
-            return new JdkPlan(c);
         }
 
         @Override

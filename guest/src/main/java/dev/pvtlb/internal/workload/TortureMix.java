@@ -1,10 +1,10 @@
 package dev.pvtlb.internal.workload;
 
 import dev.pvtlb.model.ModelException;
+import dev.pvtlb.internal.sim.SplitMix;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
-import dev.pvtlb.internal.sim.SplitMix;
 
 /**
  * tlb-torture's {@code mix=} parameter: a weight for each kind of operation, as rcutorture's

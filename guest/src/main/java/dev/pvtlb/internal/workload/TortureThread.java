@@ -12,9 +12,9 @@ import dev.pvtlb.internal.kernel.TaskWakeup;
 import dev.pvtlb.internal.kernel.ZapRange;
 import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.internal.mm.Mm;
+import dev.pvtlb.internal.sim.SplitMix;
 import dev.pvtlb.model.ChoicePoint;
 import java.util.ArrayDeque;
-import dev.pvtlb.internal.sim.SplitMix;
 
 /**
  * One torture thread (rcutorture's rcu_torture_writer and readers in one): {@code ops} times it
