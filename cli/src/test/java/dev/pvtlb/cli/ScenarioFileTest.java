@@ -55,6 +55,17 @@ class ScenarioFileTest {
         assertEquals(WorkloadBehaviourTest.strip(RunReportJson.toJson(Runner.run(built))), WorkloadBehaviourTest.strip(RunReportJson.toJson(Runner.run(file))));
     }
 
+    /** host.topology in a file is the host mapping's topology key; its errors name it. */
+    @Test
+    void theHostsTopologyIsAKeyOfTheHostMapping() {
+        Scenario s = ScenarioFile.parse("h.yaml", "workload: munmap-storm\nbackend: kvm\nvcpus: 4\nhost: {pcpus: 8, topology: 2x2x2}\n");
+        assertEquals(new dev.pvtlb.smp.Topology(2, 2, 2), s.guestConfig(0).hostTopology());
+        assertEquals("s.yaml:4: host.topology: host.topology must be SOCKETSxCORESxTHREADS (e.g. 1x4x2), got '2x2'",
+                error("workload: munmap-storm\nbackend: kvm\nhost:\n  topology: 2x2\n"));
+        assertEquals("s.yaml:4: host.sockets: unknown key (host keys: pcpus, vms, others, topology)",
+                error("workload: munmap-storm\nbackend: kvm\nhost:\n  sockets: 2\n"));
+    }
+
     @Test
     void errorsNameTheFileTheLineAndTheKey() {
         assertEquals("s.yaml:4: topology: cores must be between 1 and 4096, got 0",

@@ -17,7 +17,7 @@ import java.util.TreeMap;
 public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBytes, Profile profile,
                           Map<String, String> knobs, Map<String, String> workloadKnobs, long seed, long quantumNs, long schedSliceNs,
                           PvBackend backend, int pcpus, int vms, int otherBusyVcpus, boolean tracePvOps, boolean speculativeWalks,
-                          Fidelity fidelity) {
+                          Fidelity fidelity, Topology hostTopology) {
     /** Default guest memory: 256 MiB. */
     public static final long DEFAULT_MEMORY = 256L << 20;
 
@@ -36,6 +36,18 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
         }
         if (otherBusyVcpus < 0 || otherBusyVcpus > topology.cpus()) {
             throw new ModelException("others=cpu-bound:N needs 0 < N <= the VM's " + topology.cpus() + " vCPUs, got " + otherBusyVcpus);
+        }
+        if (hostTopology != null) {
+            int hostCpus = pcpus == 0 ? topology.cpus() : pcpus;
+            if (!backend.virtualized()) {
+                throw new ModelException("host.topology applies to a virtualized backend; backend " + backend.name()
+                        + " runs on bare metal, whose CPUs are the guest's topology");
+            }
+            if (hostTopology.cpus() != hostCpus) {
+                throw new ModelException("host.topology " + hostTopology.sockets() + "x" + hostTopology.coresPerSocket() + "x"
+                        + hostTopology.threadsPerCore() + " has " + hostTopology.cpus() + " pCPUs; the host has " + hostCpus
+                        + " (pcpus, or one per vCPU)");
+            }
         }
         if (!backend.virtualized() && (pcpus != 0 && pcpus != topology.cpus() || vms != 1)) {
             throw new ModelException("backend " + backend.name() + " runs on bare metal (one CPU per pCPU): pcpus and vms "
@@ -74,6 +86,7 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
         private int otherBusyVcpus = 0;
         private boolean tracePvOps;
         private boolean speculativeWalks;
+        private Topology hostTopology;
 
         public Builder topology(Topology t) {
             this.topology = t;
@@ -167,6 +180,17 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
             return this;
         }
 
+        /**
+         * Where the host's pCPUs sit (sockets, cores, SMT threads, numbered as Linux numbers CPUs), for
+         * a virtualized backend: a cache line moving between two vCPUs then costs what it costs between
+         * the pCPUs they run on. Null (default): each vCPU prices lines at its own place in the guest's
+         * topology, as if the host were laid out like the guest.
+         */
+        public Builder hostTopology(Topology t) {
+            this.hostTopology = t;
+            return this;
+        }
+
         /** VMs on the host, this guest included; the others are CPU-bound vCPUs competing for pCPUs. */
         public Builder vms(int n) {
             this.vms = n;
@@ -203,7 +227,7 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
             Profile p = profile();
             return new GuestConfig(topology, sharedSmtTlb, memoryBytes, p, knobs, workloadKnobs, seed, quantumNs,
                     schedSliceNs != null ? schedSliceNs : p.ns("kernel.sched.base_slice.ns"),
-                    backend(), pcpus, vms, otherBusyVcpus, tracePvOps, speculativeWalks, fidelity);
+                    backend(), pcpus, vms, otherBusyVcpus, tracePvOps, speculativeWalks, fidelity, hostTopology);
         }
     }
 }

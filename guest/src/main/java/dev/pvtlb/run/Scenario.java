@@ -39,6 +39,8 @@ public final class Scenario {
     private final Map<String, Double> profileFigures = new LinkedHashMap<>();
     private Integer vcpus;
     private Topology topology;
+    /** host.topology: where the host's pCPUs sit; null: as the guest's vCPUs. */
+    private Topology hostTopology;
     private Boolean sharedSmtTlb;
     private Long memoryBytes;
     private String backend = "native";
@@ -88,6 +90,7 @@ public final class Scenario {
         c.profileFigures.putAll(profileFigures);
         c.vcpus = vcpus;
         c.topology = topology;
+        c.hostTopology = hostTopology;
         c.sharedSmtTlb = sharedSmtTlb;
         c.memoryBytes = memoryBytes;
         c.backend = backend;
@@ -220,6 +223,13 @@ public final class Scenario {
             case "memory" -> memoryBytes = parseLong(key, v, PhysMem.MIN_BYTES >> 20, PhysMem.MAX_BYTES >> 20) << 20;
             case "profile" -> profile = v;
             case "topology" -> topology = Topology.parse(v);
+            case "host.topology" -> {
+                try {
+                    hostTopology = Topology.parse(v);
+                } catch (ModelException e) {
+                    throw new ModelException("host." + e.getMessage()); // "topology must be ..." or "topology needs ..."
+                }
+            }
             case "smt.sharedTlb" -> {
                 if (!v.equals("true") && !v.equals("false")) {
                     throw new ModelException("smt.sharedTlb must be true or false, got '" + v + "'");
@@ -260,7 +270,7 @@ public final class Scenario {
                     knobs.put(key, v); // values are checked at boot, against the chosen backend
                 } else {
                     throw new ModelException("unknown setting '" + key + "' (machine: vcpus, topology, smt.sharedTlb, memory, "
-                            + "pcpus, vms, others, profile, profile.KEY, quantum, fidelity, speculation, seed, reps; workload: " + String.join(", ", workload.parameters().keySet())
+                            + "pcpus, host.topology, vms, others, profile, profile.KEY, quantum, fidelity, speculation, seed, reps; workload: " + String.join(", ", workload.parameters().keySet())
                             + "; knobs: " + String.join(", ", KnobRegistry.common().stream().map(k -> k.name()).toList())
                             + " and the backends' (pvtlb backends))");
                 }
@@ -374,6 +384,7 @@ public final class Scenario {
         if (pcpus != null) {
             b.pcpus(pcpus);
         }
+        b.hostTopology(hostTopology);
         if (vms != null) {
             b.vms(vms);
         }

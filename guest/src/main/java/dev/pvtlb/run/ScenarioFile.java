@@ -103,10 +103,12 @@ public final class ScenarioFile {
                     for (NodeTuple p : mapping(v, k).getValue()) {
                         String pk = key(p);
                         Node pv = p.getValueNode();
-                        if (!pk.equals("pcpus") && !pk.equals("vms") && !pk.equals("others")) {
-                            throw error(p.getKeyNode(), "host." + pk, "unknown key (host keys: pcpus, vms, others)");
+                        if (!pk.equals("pcpus") && !pk.equals("vms") && !pk.equals("others") && !pk.equals("topology")) {
+                            throw error(p.getKeyNode(), "host." + pk, "unknown key (host keys: pcpus, vms, others, topology)");
                         }
-                        apply(pv, "host." + pk, () -> s.set(pk, scalar(pv, "host." + pk)));
+                        // host.topology is the setting's own name; the others are set by their bare names.
+                        String setting = pk.equals("topology") ? "host.topology" : pk;
+                        apply(pv, "host." + pk, () -> s.set(setting, scalar(pv, "host." + pk)));
                     }
                 }
                 default -> throw error(t.getKeyNode(), k, "unknown key");

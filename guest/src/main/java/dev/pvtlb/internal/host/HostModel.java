@@ -90,7 +90,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         vmVcpus = new HostVcpu[vms][n];
         pcpus = new Pcpu[p];
         for (int i = 0; i < p; i++) {
-            pcpus[i] = new Pcpu(i, cfs);
+            pcpus[i] = new Pcpu(i, cfs, guest.config().hostTopology());
         }
         for (int vm = 0; vm < vms; vm++) {
             for (int i = 0; i < n; i++) {
@@ -98,6 +98,7 @@ public final class HostModel implements VcpuHost, KvmHost {
                 HostVcpu v = new HostVcpu(vm == 0 ? cpus[i] : null, vm, i, pc);
                 v.pleWindowNs = guest.costs().pleWindowNs;
                 pc.vcpus.add(v);
+                pc.seat(v);
                 vmVcpus[vm][i] = v;
             }
         }
@@ -222,6 +223,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         for (int i = 0; i < cpus.length; i++) {
             HostVcpu v = vmVcpus[vm][i];
             v.cpu = cpus[i];
+            v.pcpu.seat(v);
             if (v.state != VcpuState.RUNNING) {
                 v.cpu.runState().preempt();
                 hook.descheduled(v.cpu, true);

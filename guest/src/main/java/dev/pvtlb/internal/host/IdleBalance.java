@@ -84,6 +84,7 @@ final class IdleBalance {
         from.updateMinVruntime();
         to.vcpus.add(v);
         v.pcpu = to;
+        to.seat(v);
         if (v.cpu != null) {
             v.cpu.kernel().vmstat().inc(Counter.VCPU_MIGRATIONS);
         }

@@ -30,10 +30,31 @@ public final class Pcpu {
 
     /** host.scheduler=cfs: its rules for a buddy; null under EEVDF. */
     private final CfsWakeup cfs;
+    /** Its socket and its core (numbered across sockets) under host.topology; -1 without one. */
+    final int socket;
+    final int core;
 
+    /** A pCPU of a host without a topology of its own. */
     Pcpu(int id, CfsWakeup cfs) {
+        this(id, cfs, null);
+    }
+
+    /** pCPU {@code id} of a host laid out as {@code host} (null: none; vCPUs price lines at their guest places). */
+    Pcpu(int id, CfsWakeup cfs, dev.pvtlb.smp.Topology host) {
         this.id = id;
         this.cfs = cfs;
+        this.socket = host == null ? -1 : host.socketOf(id);
+        this.core = host == null ? -1 : host.coreOf(id);
+    }
+
+    /**
+     * {@code v} now runs from this pCPU's run queue: under host.topology, the cache lines its guest
+     * CPU touches come and go from this pCPU's caches.
+     */
+    void seat(HostVcpu v) {
+        if (socket >= 0 && v.cpu != null) {
+            v.cpu.lines.runsOn(socket, core);
+        }
     }
 
     /** update_curr(): charges the current vCPU's time since the last update to its virtual runtime. */

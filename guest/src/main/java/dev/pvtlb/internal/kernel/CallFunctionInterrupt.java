@@ -28,7 +28,8 @@ final class CallFunctionInterrupt extends InternalPath {
         if (csd != null) {
             // Read the csd (func, info) from its sender's cache; csd_unlock() then takes the line back
             // from the sender, whose csd_lock() and csd_lock_wait() touched it.
-            long csdCost = cpu.lines.from(csd.from) + cpu.kernel().costs().csdRunNs + cpu.lines.from(csd.from);
+            CpuLines sender = ((KernelCpu) csd.from).lines; // the csd lives in its sender's per-CPU cfd
+            long csdCost = cpu.lines.from(sender) + cpu.kernel().costs().csdRunNs + cpu.lines.from(sender);
             cpu.kernel().ledger().addNs(CostPart.TARGET_CSD, csdCost);
             long cost = csdCost + csd.func.run(cpu);
             csd.done.accept(cpu);

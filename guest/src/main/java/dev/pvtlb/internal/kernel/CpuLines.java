@@ -26,31 +26,46 @@ public final class CpuLines {
     private final Cpu cpu;
     private final Costs costs;
     private final CostLedger ledger;
+    /**
+     * The socket and core (numbered across sockets) whose caches this CPU's loads and stores go
+     * through: its own place in the guest's topology, or, for a vCPU on a host with a topology of
+     * its own (host.topology), the pCPU it runs on now.
+     */
+    private int socket;
+    private int core;
 
     /** The lines of {@code cpu}, priced by {@code costs}, their transfers booked in {@code ledger}. */
     CpuLines(Cpu cpu, Costs costs, CostLedger ledger) {
         this.cpu = cpu;
         this.costs = costs;
         this.ledger = ledger;
+        this.socket = cpu.socket();
+        this.core = cpu.core();
+    }
+
+    /** The vCPU runs on the pCPU at {@code socket} and {@code core} (numbered across sockets). */
+    public void runsOn(int socket, int core) {
+        this.socket = socket;
+        this.core = core;
     }
 
     /** A load of {@code line} by this CPU at {@code at}: its cost in ns, waiting for transfers in flight included. */
     public long read(ContendedLine line, long at) {
-        return transfer(line.read(cpu.id(), cpu.socket(), cpu.core(), at, costs));
+        return transfer(line.read(cpu.id(), socket, core, at, costs));
     }
 
     /** A store or atomic on {@code line} by this CPU at {@code at}: its cost in ns, waiting included. */
     public long write(ContendedLine line, long at) {
-        return transfer(line.write(cpu.id(), cpu.socket(), cpu.core(), at, costs));
+        return transfer(line.write(cpu.id(), socket, core, at, costs));
     }
 
     /**
-     * One cache line that only this CPU and {@code other} touch, taken from {@code other}'s
+     * One cache line that only this CPU and the CPU of {@code other} touch, taken from that CPU's
      * cache (a csd between its sender and its target): a hit between SMT siblings, which share
      * the core's caches, else a same- or cross-socket transfer.
      */
-    public long from(Cpu other) {
-        return transfer(ContendedLine.between(other.socket(), other.core(), cpu.socket(), cpu.core(), costs));
+    public long from(CpuLines other) {
+        return transfer(ContendedLine.between(other.socket, other.core, socket, core, costs));
     }
 
     /** Books what a line access cost beyond a hit as LINE_TRANSFERS. */

@@ -80,7 +80,7 @@ public final class SmpCallFunctionMany extends KernelPath {
                     outstanding++;
                     // csd_lock() on the csd for t (last written by t's csd_unlock), then llist_add()
                     // on t's call_single_queue: a locked cmpxchg other senders may be queued on.
-                    cost += cpu.lines.from(t);
+                    cost += cpu.lines.from(t.lines);
                     cost += cpu.lines.write(t.lines.callSingleQueue, now + cost);
                     if (t.interrupts().queueCsd(cpu, func, complete)) {
                         ipi[nIpi++] = t;
@@ -147,7 +147,7 @@ public final class SmpCallFunctionMany extends KernelPath {
         returned = true;
         cpu.ret();
         // csd_lock_wait() sees the last unlock only once that csd's line has come back.
-        return lastDone == null ? 0 : cpu.lines.from(lastDone);
+        return lastDone == null ? 0 : cpu.lines.from(((KernelCpu) lastDone).lines);
     }
 
     /** csd_unlock() by a target: the last one lets the initiator's wait end. */
