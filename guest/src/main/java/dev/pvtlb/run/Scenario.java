@@ -11,6 +11,7 @@ import dev.pvtlb.internal.mem.PhysMem;
 import dev.pvtlb.profile.Profile;
 import dev.pvtlb.pvops.PvBackends;
 import dev.pvtlb.smp.Topology;
+import dev.pvtlb.internal.workload.Metric;
 import dev.pvtlb.internal.workload.Params;
 import dev.pvtlb.internal.workload.Workload;
 import dev.pvtlb.internal.workload.catalogue.Workloads;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * A run's full description: workload and its parameters, machine, knobs, seed, repetitions.
@@ -134,14 +136,18 @@ public final class Scenario {
         workload.setUp(KernelBoot.of(guest), params());
     }
 
+    /** A co-guest of {@code others=same} and what its workload measures once the run has ended. */
+    record CoGuest(Guest guest, Supplier<Map<String, Metric>> metrics) {
+    }
+
     /**
      * With {@code others=same} and more than one VM: boots VM 1.. of {@code primary}'s host as
      * co-guests (KernelBoot.bootCoGuest(): each its own kernel and backend on the primary's host and
      * engine, seeded apart) and sets this scenario's workload up on each, for {@link Runner} to
-     * run beside the primary; their results are not reported. Otherwise none. The caller closes them.
+     * run beside the primary, in VM order. Otherwise none. The caller closes them.
      */
-    List<Guest> bootCoGuests(int rep, Kernel primary) {
-        List<Guest> guests = new ArrayList<>();
+    List<CoGuest> bootCoGuests(int rep, Kernel primary) {
+        List<CoGuest> guests = new ArrayList<>();
         int vms = primary.config().vms();
         if (!othersSame || vms < 2) {
             return guests;
@@ -150,12 +156,17 @@ public final class Scenario {
             for (int vm = 1; vm < vms; vm++) {
                 GuestConfig cfg = guestConfig(rep, (seed + rep) ^ (vm * 0x9E3779B97F4A7C15L), false);
                 Kernel k = KernelBoot.bootCoGuest(cfg, primary, vm);
-                guests.add((Guest) k.facade());
-                workload.setUp(k, params());
+                Guest g = (Guest) k.facade();
+                try {
+                    guests.add(new CoGuest(g, workload.setUp(k, params())));
+                } catch (RuntimeException e) {
+                    g.close();
+                    throw e;
+                }
             }
             return guests;
         } catch (RuntimeException e) {
-            guests.forEach(Guest::close);
+            guests.forEach(c -> c.guest().close());
             throw e;
         }
     }

@@ -45,6 +45,22 @@ class CoGuestTest {
     }
 
     /**
+     * Every VM runs the workload, so every VM's metrics are reported, VM k's under {@code vmK.}
+     * (the primary's as they were); with CPU-bound threads as the other VMs there are none.
+     */
+    @Test
+    void everyCoGuestsMetricsAreReportedUnderItsVmNumber() {
+        RunReport three = Runner.run(ebizzy4().set("vms", "3").set("others", "same"));
+        assertEquals(java.util.List.of("records_per_s", "vm1.records_per_s", "vm2.records_per_s"),
+                java.util.List.copyOf(three.metrics().keySet()));
+        assertEquals(19700, Math.round(three.metrics().get("records_per_s").mean()));
+        assertEquals(19183, Math.round(three.metrics().get("vm1.records_per_s").mean()));
+        assertEquals(18733, Math.round(three.metrics().get("vm2.records_per_s").mean()));
+        assertEquals(java.util.List.of("records_per_s"),
+                java.util.List.copyOf(Runner.run(ebizzy4().set("vms", "3")).metrics().keySet()));
+    }
+
+    /**
      * The primary's threads exit first; a co-guest vCPU still spins in csd_lock_wait on a vCPU of
      * its own VM. The host keeps scheduling the co-guest until its tasks exit too, so the run ends
      * just after the 20 slices (before, the draining host picked only the primary's vCPUs and the
