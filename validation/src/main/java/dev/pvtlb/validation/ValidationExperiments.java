@@ -384,8 +384,8 @@ final class ValidationExperiments {
                 "Wanpeng Li, \"KVM: Boost vCPUs that are delivering interrupts\", commit d73eb57b80b9, 2019 (commit message)",
                 "as the validation set states it: \"2-socket Skylake, 80 hyperthreads; 80-vCPU, 80 GB VMs; ebizzy -M in one VM, "
                         + "the other VMs running the same; host without vs with the boost\"; emulated: ebizzy --backend kvm (64 vCPUs on 64 "
-                        + "pCPUs), kernel=5.2, vms=1..3, others=same, ops=timed, kvm.boost=false vs true; model fidelity: "
-                        + "pageLocks=on", SKYLAKE_SP,
+                        + "pCPUs laid out as 2 sockets x 16 cores x 2 threads, host.topology=" + SKYLAKE_SP_HOST + "), kernel=5.2, vms=1..3, "
+                        + "others=same, ops=timed, kvm.boost=false vs true; model fidelity: pageLocks=on", SKYLAKE_SP,
                 runs, List.of(
                         new ValidationFigure("records/s change, 1 VM", FigureUnit.PERCENT, change(21443, 23520),
                                 "21443 -> 23520", Band.closed(0, 25), r -> boostGain(r, 1)),
@@ -415,8 +415,8 @@ final class ValidationExperiments {
                 "Wanpeng Li, \"KVM: X86: Implement PV sched yield\", commit 715062970f37, 2019 (cover letter of the series)",
                 "as the validation set states it: \"over-subscribed host, ebizzy, PV TLB flush disabled so that flush IPIs go "
                         + "through smp_call_function_many\"; "
-                        + "emulated: ebizzy --backend kvm, kernel=5.3, vms=2, others=same, kvm.pvTlbFlush=false, "
-                        + "kvm.pvSchedYield=false vs true; model fidelity: pageLocks=on", SKYLAKE_SP,
+                        + "emulated: ebizzy --backend kvm, host.topology=" + SKYLAKE_SP_HOST + ", kernel=5.3, vms=2, others=same, "
+                        + "kvm.pvTlbFlush=false, kvm.pvSchedYield=false vs true; model fidelity: pageLocks=on", SKYLAKE_SP,
                 List.of(ebizzyOnKvm("ky-false", "5.3", "vms=2", "others=same", "ops=timed", "kvm.pvTlbFlush=false",
                                 "kvm.pvSchedYield=false"),
                         ebizzyOnKvm("ky-true", "5.3", "vms=2", "others=same", "ops=timed", "kvm.pvTlbFlush=false",
