@@ -44,9 +44,8 @@ public record GuestConfig(Topology topology, boolean sharedSmtTlb, long memoryBy
                         + " runs on bare metal, whose CPUs are the guest's topology");
             }
             if (hostTopology.cpus() != hostCpus) {
-                throw new ModelException("host.topology " + hostTopology.sockets() + "x" + hostTopology.coresPerSocket() + "x"
-                        + hostTopology.threadsPerCore() + " has " + hostTopology.cpus() + " pCPUs; the host has " + hostCpus
-                        + " (pcpus, or one per vCPU)");
+                throw new ModelException("host.topology " + hostTopology + " has " + hostTopology.cpus() + " pCPUs; the host has "
+                        + hostCpus + " (pcpus, or one per vCPU)");
             }
         }
         if (!backend.virtualized() && (pcpus != 0 && pcpus != topology.cpus() || vms != 1)) {
