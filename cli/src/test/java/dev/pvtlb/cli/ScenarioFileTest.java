@@ -68,7 +68,7 @@ class ScenarioFileTest {
 
     @Test
     void errorsNameTheFileTheLineAndTheKey() {
-        assertEquals("s.yaml:4: topology: cores must be between 1 and 4096, got 0",
+        assertEquals("s.yaml:4: topology: topology cores must be between 1 and 4096, got 0",
                 error("workload: munmap-storm\nseed: 1\ntopology:\n  cores: 0\n"));
         assertEquals("s.yaml:2: vcpus: vcpus must be between 1 and 4096, got 100000000",
                 error("workload: munmap-storm\nvcpus: 100000000\n"));

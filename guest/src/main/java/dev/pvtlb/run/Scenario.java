@@ -233,14 +233,8 @@ public final class Scenario {
             case "vcpus" -> vcpus = (int) parseLong(key, v, 1, Topology.MAX_CPUS);
             case "memory" -> memoryBytes = parseLong(key, v, PhysMem.MIN_BYTES >> 20, PhysMem.MAX_BYTES >> 20) << 20;
             case "profile" -> profile = v;
-            case "topology" -> topology = Topology.parse(v);
-            case "host.topology" -> {
-                try {
-                    hostTopology = Topology.parse(v);
-                } catch (ModelException e) {
-                    throw new ModelException("host." + e.getMessage()); // "topology must be ..." or "topology needs ..."
-                }
-            }
+            case "topology" -> topology = Topology.parse(key, v);
+            case "host.topology" -> hostTopology = Topology.parse(key, v);
             case "smt.sharedTlb" -> {
                 if (!v.equals("true") && !v.equals("false")) {
                     throw new ModelException("smt.sharedTlb must be true or false, got '" + v + "'");

@@ -15,32 +15,48 @@ public record Topology(int sockets, int coresPerSocket, int threadsPerCore) {
             throw new ModelException("topology needs sockets >= 1, cores >= 1 and 1..8 threads per core, got "
                     + sockets + "x" + coresPerSocket + "x" + threadsPerCore);
         }
-        long n = (long) sockets * coresPerSocket * threadsPerCore;
-        if (n > MAX_CPUS) {
-            throw new ModelException("topology of " + n + " CPUs exceeds the limit of " + MAX_CPUS);
-        }
+        checkSize("topology", (long) sockets * coresPerSocket * threadsPerCore);
     }
 
-    /** SOCKETSxCORESxTHREADS, e.g. 2x28x2, as a scenario's {@code topology} and {@code @PvtlbGuest(topology)} give it. */
+    /** SOCKETSxCORESxTHREADS, e.g. 2x28x2, as {@code @PvtlbGuest(topology)} gives it: {@link #parse(String, String)} of "topology". */
     public static Topology parse(String v) {
+        return parse("topology", v);
+    }
+
+    /**
+     * SOCKETSxCORESxTHREADS given by the setting {@code setting} (a scenario's {@code topology} or
+     * {@code host.topology}); each error is one line that names the setting, so a user who set
+     * both knows which one to fix.
+     */
+    public static Topology parse(String setting, String v) {
         String[] p = v.split("x", -1);
         if (p.length != 3) {
-            throw new ModelException("topology must be SOCKETSxCORESxTHREADS (e.g. 1x4x2), got '" + v + "'");
+            throw new ModelException(setting + " must be SOCKETSxCORESxTHREADS (e.g. 1x4x2), got '" + v + "'");
         }
-        return new Topology(count("sockets", p[0], MAX_CPUS), count("cores", p[1], MAX_CPUS), count("threads", p[2], 8));
+        int sockets = count(setting + " sockets", p[0], MAX_CPUS);
+        int cores = count(setting + " cores", p[1], MAX_CPUS);
+        int threads = count(setting + " threads", p[2], 8);
+        checkSize(setting, (long) sockets * cores * threads);
+        return new Topology(sockets, cores, threads);
     }
 
-    private static int count(String key, String v, int max) {
+    private static int count(String what, String v, int max) {
         long n;
         try {
             n = Long.parseLong(v);
         } catch (NumberFormatException e) {
-            throw new ModelException(key + " must be an integer, got '" + v + "'");
+            throw new ModelException(what + " must be an integer, got '" + v + "'");
         }
         if (n < 1 || n > max) {
-            throw new ModelException(key + " must be between 1 and " + max + ", got " + n);
+            throw new ModelException(what + " must be between 1 and " + max + ", got " + n);
         }
         return (int) n;
+    }
+
+    private static void checkSize(String setting, long cpus) {
+        if (cpus > MAX_CPUS) {
+            throw new ModelException(setting + " of " + cpus + " CPUs exceeds the limit of " + MAX_CPUS);
+        }
     }
 
     /** A single socket of {@code cpus} cores without SMT. */
