@@ -94,16 +94,17 @@ public enum KernelRelease {
     // switchMmBarrier: smp_mb() before atomic64_read(&next->context.tlb_gen) when was_lazy (checked in 5.10.13).
     // x86.mmCpumask: cpumask_clear_cpu(cpu, mm_cpumask(real_prev)) in switch_mm_irqs_off() (checked in 5.10.13).
     // kvm.boostUserMode: 52acd22faa1a is 5.13.
-    /** v5.2 (2019-07-07): the host of kvm-boost's measurements (d73eb57b80b9 is in its merge window). */
+    /** v5.2 (2019-07-07): the release kvm-boost's host and guests were measured on, the boost applied on top. */
     V5_2("5.2", V4_19, List.of(
             // native_flush_tlb_others(): on_each_cpu_cond_mask(tlb_is_not_lazy) unless info->freed_tables
             // (64482aafe55f, 145f573b89a6, 4.20).
-            Design.of("lazy", "skip"),
-            // d73eb57b80b9 "KVM: Boost vCPUs that are delivering interrupts" (5.2).
-            Design.of("kvm.boost", "true"))),
+            Design.of("lazy", "skip"))),
 
     /** v5.3 (2019-09-15): the guest and host of kvm-sched-yield's measurements. */
     V5_3("5.3", V5_2, List.of(
+            // d73eb57b80b9 "KVM: Boost vCPUs that are delivering interrupts": posted 12 July 2019, after 5.2,
+            // and pulled with "Second batch of KVM changes for 5.3 merge window" (Paolo Bonzini, July 2019).
+            Design.of("kvm.boost", "true"),
             // 715062970f37 (5.3): kvm_guest_init() installs kvm_smp_send_call_func_ipi (checked in 5.10.13, as is
             // pv_ops.mmu.tlb_remove_table = tlb_remove_table with the PV flush).
             Design.of("kvm.pvSchedYield", "true"),

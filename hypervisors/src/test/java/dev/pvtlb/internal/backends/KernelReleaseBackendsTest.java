@@ -106,6 +106,13 @@ class KernelReleaseBackendsTest {
     }
 
     @Test
+    void theBoostOfVcpusDeliveringInterruptsCameWith53() {
+        // d73eb57b80b9 was pulled in the 5.3 merge window: a 5.2 host has no boost, a 5.3 host has it.
+        assertEquals("false", kvm("kernel", "5.2").get("kvm.boost"));
+        assertEquals("true", kvm("kernel", "5.3").get("kvm.boost"));
+    }
+
+    @Test
     void kvmAt510And61AndExplicitKnobsOverTheRelease() {
         Map<String, String> k510 = kvm("kernel", "5.10");
         assertEquals("true", k510.get("kvm.pvSchedYield"));

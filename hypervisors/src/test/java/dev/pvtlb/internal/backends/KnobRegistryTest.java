@@ -68,7 +68,7 @@ class KnobRegistryTest {
     @Test
     void aKernelPresetFillsInBeneathAnExplicitSetting() {
         Knobs k = KnobRegistry.resolve(KVM, Map.of("kernel", "4.19", "kvm.boost", "true", "host.scheduler", "eevdf"));
-        assertEquals("true", k.get("kvm.boost")); // 4.19 has no boost (d73eb57b80b9 is 5.2): the explicit setting wins
+        assertEquals("true", k.get("kvm.boost")); // 4.19 has no boost (d73eb57b80b9 is 5.3): the explicit setting wins
         assertEquals("eevdf", k.get("host.scheduler")); // 4.19's host ran CFS: the explicit setting wins
         assertEquals("false", k.get("kvm.pvSchedYield")); // from the preset (715062970f37 is 5.3)
         assertEquals("plain-write", k.get("kvm.hostClearPreempted")); // from the preset (CVE-2019-3016)

@@ -136,7 +136,7 @@ class KvmHostMechanismsTest {
      * vCPU 1 gets the IPI: woken, runnable, not preempted, behind a vCPU that ran less.
      */
     private static Scripted wokenTarget(String boost) {
-        // The boost's own host (5.2, CFS): a woken vCPU within the wake-up granularity of its queue may be
+        // The boost's own test host (5.2 with the boost applied, CFS): a woken vCPU within the wake-up granularity of its queue may be
         // picked as a buddy. Under EEVDF it keeps the lag it had when it halted (ahead of the other VM's
         // vCPU here), so it is not eligible and the yield would not run it.
         GuestConfig cfg = GuestConfig.builder().cpus(2).seed(5).backend("kvm").pcpus(2).vms(2).knob("host.scheduler", "cfs")
