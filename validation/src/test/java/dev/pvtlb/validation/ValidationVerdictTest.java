@@ -176,13 +176,21 @@ class ValidationVerdictTest {
         ValidationExperiment kb = experiment("kvm-boost");
         ValidationFigure revert = kb.figures().get(4);
         assertTrue(revert.detail());
-        assertEquals(List.of(false, false, false, false, true), kb.figures().stream().map(ValidationFigure::detail).toList());
+        assertEquals(List.of(false, false, false, false, true, true), kb.figures().stream().map(ValidationFigure::detail).toList());
         ValidationRun base = kb.runs().stream().filter(r -> r.key().equals("kb-3-false")).findFirst().orElseThrow();
         ValidationRun reverted = kb.runs().stream().filter(r -> r.key().equals("kb-3-false-revert")).findFirst().orElseThrow();
         List<String> extra = new java.util.ArrayList<>(reverted.sets());
         extra.removeAll(base.sets());
         assertEquals(List.of("pvqspinlock.waitEarly=halted"), extra);
         assertEquals(base.sets().size() + 1, reverted.sets().size());
+        // With KVM's optimizations: the two runs differ in the same test alone, and both have the boost and the kick's yield.
+        ValidationRun opts = kb.runs().stream().filter(r -> r.key().equals("kb-3-opts-preempted")).findFirst().orElseThrow();
+        ValidationRun optsReverted = kb.runs().stream().filter(r -> r.key().equals("kb-3-opts-halted")).findFirst().orElseThrow();
+        assertTrue(opts.sets().containsAll(List.of("kvm.boost=true", "kvm.kickYield=true", "pvqspinlock.waitEarly=preempted")), opts.key());
+        List<String> changed = new java.util.ArrayList<>(optsReverted.sets());
+        changed.removeAll(opts.sets());
+        assertEquals(List.of("pvqspinlock.waitEarly=halted"), changed);
+        assertEquals(210.53, kb.figures().get(5).published(), 1e-2);
     }
 
     /**
@@ -219,7 +227,7 @@ class ValidationVerdictTest {
         assertEquals(List.of("smt-false-t0", "smt-false-t1", "smt-true-t0", "smt-true-t1"),
                 runs.stream().map(ValidationRun::key).toList());
         // 41 bare metal (concurrent-flush 28: 14 at each ops), 7 + 2 KVM (kvm-boost's 6 and its revert run).
-        assertEquals(50, ValidationRunner.runsOf(ValidationExperiments.ALL).size());
+        assertEquals(52, ValidationRunner.runsOf(ValidationExperiments.ALL).size());
         assertEquals("pvtlb run mprotect-noise --backend arm64 --set profile=arm64-thunderx2 --set kernel=5.2 --set noise=false --reps 3 --seed 1",
                 ValidationRunner.runsOf(ValidationExperiments.select(List.of("arm64-noise"))).get(0).commandLine());
     }
