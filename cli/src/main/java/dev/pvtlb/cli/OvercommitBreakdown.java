@@ -2,6 +2,7 @@ package dev.pvtlb.cli;
 
 import dev.pvtlb.report.Figures;
 import dev.pvtlb.report.Html;
+import dev.pvtlb.stats.CostPart;
 import dev.pvtlb.run.RunReport;
 import java.util.List;
 
@@ -22,6 +23,20 @@ final class OvercommitBreakdown {
             "vcpu_migrations", "vmexits", "hypercalls");
 
     private OvercommitBreakdown() {}
+
+    /** The five states a call's last target can have had at the send ({@link CostPart#waitOn}). */
+    private static final List<CostPart> WAITS = List.of(CostPart.WAIT_LAST_RUNNING, CostPart.WAIT_LAST_IRQS_OFF,
+            CostPart.WAIT_LAST_DESCHEDULED, CostPart.WAIT_LAST_HALTED, CostPart.WAIT_LAST_HALTED_IRQS_OFF);
+
+    private static String state(CostPart wait) {
+        return switch (wait) {
+            case WAIT_LAST_IRQS_OFF -> "running with IRQs off";
+            case WAIT_LAST_DESCHEDULED -> "descheduled";
+            case WAIT_LAST_HALTED -> "halted (idle)";
+            case WAIT_LAST_HALTED_IRQS_OFF -> "halted with IRQs off (pv_wait)";
+            default -> "running";
+        };
+    }
 
     static boolean applies(RunReport r) {
         return r.counters().getOrDefault("vcpu_preemptions", 0L) > 0 || r.counters().getOrDefault("vmexits", 0L) > 0;
@@ -81,6 +96,16 @@ final class OvercommitBreakdown {
             long received = r.counters().getOrDefault("ipis_received", 0L) - r.counters().getOrDefault("resched_ipis", 0L);
             b.append("<td>").append(received == 0 ? "-" : Figures.num((double) r.costNs().getOrDefault("ipi_delivery", 0L) / received))
                     .append("</td>");
+        }
+        // What the slow flushes waited on: each call's wait filed under the state of the target that answered last.
+        for (CostPart part : WAITS) {
+            b.append("</tr>\n<tr><td>share of the calls' waits (call to last csd_unlock) whose last target was ")
+                    .append(Html.escape(state(part))).append(" at the send</td>");
+            for (RunReport r : reports) {
+                long sum = WAITS.stream().mapToLong(w -> r.costNs().getOrDefault(w.key, 0L)).sum();
+                b.append("<td>").append(sum == 0 ? "-" : Figures.num(100.0 * r.costNs().getOrDefault(part.key, 0L) / sum) + "%")
+                        .append("</td>");
+            }
         }
         b.append("</tr>\n<tr><td>flushes deferred to a preempted target, per remote flush</td>");
         for (RunReport r : reports) {

@@ -35,6 +35,11 @@ class OvercommitBreakdownTest {
         // 2755253 ns stolen over 22 preemptions. A vCPU woken from HLT that waits for a busy pCPU adds stolen
         // time without a preemption, so the row is a bound, not the preempted vCPUs' own mean wait.
         assertTrue(page.contains("a woken vCPU's wait adds to it)</td><td>125239</td>"), page);
+        // What the flushes waited on, by the state of the target that answered last when the IPI went out:
+        // 70% of the waiting was for a vCPU halted in its idle loop (woken by the IPI), none for a descheduled one.
+        assertTrue(page.contains("whose last target was halted (idle) at the send</td><td>70.05%</td>"), page);
+        assertTrue(page.contains("whose last target was running at the send</td><td>29.95%</td>"), page);
+        assertTrue(page.contains("whose last target was descheduled at the send</td><td>0%</td>"), page);
     }
 
     @Test

@@ -68,7 +68,8 @@ public record RunReport(String scenario, String backend, Map<String, String> kno
         String received = Counter.NR_TLB_REMOTE_FLUSH_RECEIVED.key;
         for (CostPart p : CostPart.values()) {
             String per = switch (p) {
-                case FLUSH_SETUP, FLUSH_SEND, FLUSH_LOCAL, LINE_TRANSFERS -> flushes;
+                case FLUSH_SETUP, FLUSH_SEND, FLUSH_LOCAL, LINE_TRANSFERS, WAIT_LAST_RUNNING, WAIT_LAST_IRQS_OFF,
+                     WAIT_LAST_DESCHEDULED, WAIT_LAST_HALTED, WAIT_LAST_HALTED_IRQS_OFF -> flushes;
                 case IPI_DELIVERY, TARGET_IRQ -> Counter.IPIS_RECEIVED.key;
                 case TARGET_CSD, TARGET_FLUSH -> received;
                 case TLB_REFILLS -> Counter.TLB_MISSES.key;

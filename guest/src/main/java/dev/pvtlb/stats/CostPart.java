@@ -22,6 +22,22 @@ public enum CostPart {
      * its own work, so it is not part of ipi_wait.
      */
     IPI_DELIVERY("ipi_delivery", "targets: from an IPI's arrival to its handler (IRQs off, vCPU descheduled); latency, summed per target"),
+    /**
+     * The initiator's wait, from its call of smp_call_function_many_cond() to the last target's
+     * csd_unlock(), filed under the state that last target was in when its csd was queued (one of
+     * the five below): what a slow flush waited on. A latency per call, like {@link #IPI_DELIVERY};
+     * under overcommit it tells a preempted target from a spinlock waiter halted with IRQs off.
+     */
+    WAIT_LAST_RUNNING("wait_last_running", "initiator: call to last csd_unlock, the last target running with IRQs on at the send"),
+    /** As {@link #WAIT_LAST_RUNNING}, the last target running with IRQs off (a spinlock held or spun on with IRQs off). */
+    WAIT_LAST_IRQS_OFF("wait_last_irqs_off", "initiator: call to last csd_unlock, the last target running with IRQs off at the send"),
+    /** As {@link #WAIT_LAST_RUNNING}, the last target's vCPU descheduled by the host. */
+    WAIT_LAST_DESCHEDULED("wait_last_descheduled", "initiator: call to last csd_unlock, the last target's vCPU descheduled at the send"),
+    /** As {@link #WAIT_LAST_RUNNING}, the last target halted with IRQs on (its idle loop). */
+    WAIT_LAST_HALTED("wait_last_halted", "initiator: call to last csd_unlock, the last target halted (idle) at the send"),
+    /** As {@link #WAIT_LAST_RUNNING}, the last target halted with IRQs off: a spinlock waiter in pv_wait() until its kick. */
+    WAIT_LAST_HALTED_IRQS_OFF("wait_last_halted_irqs_off",
+            "initiator: call to last csd_unlock, the last target halted with IRQs off (pv_wait) at the send"),
     /** Interrupt entry and exit of the call-function IPI, and the llist_del_all of the queue. */
     TARGET_IRQ("target_irq", "targets: interrupt entry and exit, llist_del_all"),
     /** Reading each queued csd from its sender's cache, running it, csd_unlock. */
@@ -35,6 +51,20 @@ public enum CostPart {
 
     public final String key;
     public final String description;
+
+    /**
+     * Which of the five waits a call goes under: the state of the target that answered last, as it
+     * was when its csd was queued (halted first: a halted vCPU may also be descheduled).
+     */
+    public static CostPart waitOn(boolean halted, boolean vcpuRunning, boolean irqsOff) {
+        if (halted) {
+            return irqsOff ? WAIT_LAST_HALTED_IRQS_OFF : WAIT_LAST_HALTED;
+        }
+        if (!vcpuRunning) {
+            return WAIT_LAST_DESCHEDULED;
+        }
+        return irqsOff ? WAIT_LAST_IRQS_OFF : WAIT_LAST_RUNNING;
+    }
 
     CostPart(String key, String description) {
         this.key = key;

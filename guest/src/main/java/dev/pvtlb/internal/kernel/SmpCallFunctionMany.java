@@ -29,6 +29,10 @@ public final class SmpCallFunctionMany extends KernelPath {
      * the concurrent-flush series, one target queued before it. Decided once every csd is queued.
      */
     private boolean singlePath;
+    /** When the initiator called: the start of the wait the last target's state is charged with. */
+    private long calledAt;
+    /** Each queued target's state at the send, as the wait it would stand for (by CPU id). */
+    private CostPart[] waitOn;
     /** Targets whose queue was empty: they get the IPI (step 1). */
     private KernelCpu[] ipi;
     private int nIpi;
@@ -53,6 +57,7 @@ public final class SmpCallFunctionMany extends KernelPath {
         switch (pc) {
             case 0 -> {
                 initiator = cpu;
+                calledAt = cpu.kernel().engine().now();
                 KernelCpu[] all = cpu.kernel().cpus();
                 ipi = new KernelCpu[mask.weight()];
                 nIpi = 0;
@@ -82,6 +87,10 @@ public final class SmpCallFunctionMany extends KernelPath {
                     // on t's call_single_queue: a locked cmpxchg other senders may be queued on.
                     cost += cpu.lines.from(t.lines);
                     cost += cpu.lines.write(t.lines.callSingleQueue, now + cost);
+                    if (waitOn == null) {
+                        waitOn = new CostPart[all.length];
+                    }
+                    waitOn[c] = CostPart.waitOn(t.isHalted(), t.vcpuRunning(), t.irqsDisabled());
                     if (t.interrupts().queueCsd(cpu, func, complete)) {
                         ipi[nIpi++] = t;
                     }
@@ -150,8 +159,14 @@ public final class SmpCallFunctionMany extends KernelPath {
         return lastDone == null ? 0 : cpu.lines.from(((KernelCpu) lastDone).lines);
     }
 
-    /** csd_unlock() by a target: the last one lets the initiator's wait end. */
+    /**
+     * csd_unlock() by a target: the last one lets the initiator's wait end, and the wait goes under
+     * the state that target had at the send ({@link CostPart#waitOn}).
+     */
     void complete(Cpu by) {
+        if (outstanding == 1) {
+            initiator.kernel().ledger().addNs(waitOn[by.id()], initiator.kernel().engine().now() - calledAt);
+        }
         lastDone = by;
         if (--outstanding == 0 && !returned) {
             initiator.wake();
