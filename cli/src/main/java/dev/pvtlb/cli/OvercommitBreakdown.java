@@ -24,10 +24,6 @@ final class OvercommitBreakdown {
 
     private OvercommitBreakdown() {}
 
-    /** The five states a call's last target can have had at the send ({@link CostPart#waitOn}). */
-    private static final List<CostPart> WAITS = List.of(CostPart.WAIT_LAST_RUNNING, CostPart.WAIT_LAST_IRQS_OFF,
-            CostPart.WAIT_LAST_DESCHEDULED, CostPart.WAIT_LAST_HALTED, CostPart.WAIT_LAST_HALTED_IRQS_OFF);
-
     private static String state(CostPart wait) {
         return switch (wait) {
             case WAIT_LAST_IRQS_OFF -> "running with IRQs off";
@@ -98,13 +94,18 @@ final class OvercommitBreakdown {
                     .append("</td>");
         }
         // What the slow flushes waited on: each call's wait filed under the state of the target that answered last.
-        for (CostPart part : WAITS) {
+        long[] waited = new long[reports.length];
+        for (int i = 0; i < reports.length; i++) {
+            for (CostPart w : CostPart.WAITS_ON_LAST_TARGET) {
+                waited[i] += reports[i].costNs().getOrDefault(w.key, 0L);
+            }
+        }
+        for (CostPart part : CostPart.WAITS_ON_LAST_TARGET) {
             b.append("</tr>\n<tr><td>share of the calls' waits (call to last csd_unlock) whose last target was ")
                     .append(Html.escape(state(part))).append(" at the send</td>");
-            for (RunReport r : reports) {
-                long sum = WAITS.stream().mapToLong(w -> r.costNs().getOrDefault(w.key, 0L)).sum();
-                b.append("<td>").append(sum == 0 ? "-" : Figures.num(100.0 * r.costNs().getOrDefault(part.key, 0L) / sum) + "%")
-                        .append("</td>");
+            for (int i = 0; i < reports.length; i++) {
+                b.append("<td>").append(waited[i] == 0 ? "-" : Figures.num(100.0 * reports[i].costNs().getOrDefault(part.key, 0L) / waited[i])
+                        + "%").append("</td>");
             }
         }
         b.append("</tr>\n<tr><td>flushes deferred to a preempted target, per remote flush</td>");

@@ -1,5 +1,7 @@
 package dev.pvtlb.stats;
 
+import java.util.List;
+
 /**
  * Where a remote flush's time goes, as the cost breakdown of a run reports it. The initiator's
  * wait for its slowest target is the {@link TimeCategory#IPI_WAIT} time; these are the parts the
@@ -51,6 +53,10 @@ public enum CostPart {
 
     public final String key;
     public final String description;
+
+    /** The five waits {@link #waitOn} chooses among, in table order. */
+    public static final List<CostPart> WAITS_ON_LAST_TARGET = List.of(WAIT_LAST_RUNNING, WAIT_LAST_IRQS_OFF,
+            WAIT_LAST_DESCHEDULED, WAIT_LAST_HALTED, WAIT_LAST_HALTED_IRQS_OFF);
 
     /**
      * Which of the five waits a call goes under: the state of the target that answered last, as it

@@ -349,25 +349,25 @@ final class ValidationExperiments {
     }
 
     /**
-     * ebizzy in KVM guests: the source's release (both host and guest), the settings its setup
-     * states, the run's own, then the guest's locks (GUEST_LOCKS).
+     * ebizzy in {@code vms} KVM guests as both KVM sources ran it: the source's release (host and
+     * guest), the sources' host, every VM running ebizzy for the same time, the guest's PV TLB flush
+     * off; then the run's own settings and the guest's locks (GUEST_LOCKS).
      */
-    private static ValidationRun ebizzyOnKvm(String key, String release, String... own) {
+    private static ValidationRun ebizzyOnKvm(String key, String release, int vms, String... own) {
         // The sources' host, 2 sockets x 20 cores x 2 threads, at the model's 64 pCPUs: each VM's vCPUs run on
         // both sockets, so the lines they share cross between them as the profile's line.cross_socket.ns.
-        List<String> sets = new ArrayList<>(List.of("kernel=" + release, "host.topology=" + SKYLAKE_SP_HOST));
+        // vms: "ebizzy -M in one VM" against "the other VMs running the same" (others=same); ebizzy runs for a time
+        // (-S), so every VM count is measured over the same window (ops=timed).
+        // PV TLB flush off: the boost's author, on his own patch (reply to "[PATCH] KVM: Boost vCPUs that are
+        // delivering interrupts", kvm@vger.kernel.org, 12 July 2019): "I forgot to mention that I disable pv tlb
+        // shootdown during testing"; the PV yield's cover letter: "w/ kvm-pv-tlb disabled". Without it a flush to a
+        // preempted vCPU is an IPI its sender waits for, the wait both patches shorten.
+        List<String> sets = new ArrayList<>(List.of("kernel=" + release, "host.topology=" + SKYLAKE_SP_HOST, "vms=" + vms,
+                "others=same", "ops=timed", "kvm.pvTlbFlush=false"));
         sets.addAll(List.of(own));
         sets.addAll(GUEST_LOCKS);
         return ValidationRun.onBackend(key, "ebizzy", "kvm", sets.toArray(String[]::new));
     }
-
-    /**
-     * The boost's author, on his own patch (Wanpeng Li, reply to "[PATCH] KVM: Boost vCPUs that are delivering
-     * interrupts", kvm@vger.kernel.org, 12 July 2019): "I forgot to mention that I disable pv tlb shootdown during
-     * testing, function call interrupts are not easy to be triggered directly by userspace workloads". Without the
-     * PV flush, a flush to a preempted vCPU is an IPI its sender waits for: the wait the boost shortens.
-     */
-    private static final String BOOST_TESTED_WITHOUT_PV_TLB_FLUSH = "kvm.pvTlbFlush=false";
 
     /** The KVM sources' 2-socket, 2-thread host at the 64 pCPUs of the ebizzy VM (ebizzy's 64 vCPUs, one pCPU each). */
     private static final String SKYLAKE_SP_HOST = "2x16x2";
@@ -376,11 +376,8 @@ final class ValidationExperiments {
         List<ValidationRun> runs = new ArrayList<>();
         for (int vms : VMS) {
             for (String v : List.of("false", "true")) {
-                // kernel=5.2: the release the patch was measured on (posted 12 July 2019, pulled for 5.3), host and
-                // guest. vms: "ebizzy -M in one VM" against "the other VMs running the same" (others=same); ebizzy
-                // runs for a time (-S), so every VM count is measured over the same window (ops=timed).
-                runs.add(ebizzyOnKvm("kb-" + vms + "-" + v, "5.2", "vms=" + vms, "others=same", "ops=timed",
-                        BOOST_TESTED_WITHOUT_PV_TLB_FLUSH, "kvm.boost=" + v));
+                // kernel=5.2: the release the patch was measured on (posted 12 July 2019, pulled for 5.3), host and guest.
+                runs.add(ebizzyOnKvm("kb-" + vms + "-" + v, "5.2", vms, "kvm.boost=" + v));
             }
         }
         // The source's author on the same kind of host (3 VMs of 80 vCPUs, ebizzy -M, 89340d0935c9) named what
@@ -389,13 +386,12 @@ final class ValidationExperiments {
         // model's collapse is that one.
         // Its baseline, 1700-1800 records/s, is the boost's own 3-VM baseline (1800) on the same host and VMs: the
         // same setup, PV TLB flush off included.
-        runs.add(ebizzyOnKvm("kb-3-false-revert", "5.2", "vms=3", "others=same", "ops=timed", BOOST_TESTED_WITHOUT_PV_TLB_FLUSH,
-                "kvm.boost=false", "pvqspinlock.waitEarly=halted"));
+        runs.add(ebizzyOnKvm("kb-3-false-revert", "5.2", 3, "kvm.boost=false", "pvqspinlock.waitEarly=halted"));
         // The same revert on a host with both of KVM's answers to the collapse, the boost and 266e85a5ec9's yield
         // to the kicked queue head (kvm.kickYield): whether the model's cascade outlasts them as the source's did.
         for (String waitEarly : List.of("preempted", "halted")) {
-            runs.add(ebizzyOnKvm("kb-3-opts-" + waitEarly, "5.2", "vms=3", "others=same", "ops=timed",
-                    BOOST_TESTED_WITHOUT_PV_TLB_FLUSH, "kvm.boost=true", "kvm.kickYield=true", "pvqspinlock.waitEarly=" + waitEarly));
+            runs.add(ebizzyOnKvm("kb-3-opts-" + waitEarly, "5.2", 3, "kvm.boost=true", "kvm.kickYield=true",
+                    "pvqspinlock.waitEarly=" + waitEarly));
         }
         return new ValidationExperiment("kvm-boost",
                 "Wanpeng Li, \"KVM: Boost vCPUs that are delivering interrupts\", commit d73eb57b80b9, 2019 (commit message)",
@@ -433,10 +429,8 @@ final class ValidationExperiments {
         // kernel=5.3: the guest side (715062970f37) is 5.3. The host without the boost (kvm.boost=false): the series was
         // posted and measured in May 2019, before the boost (July 2019, pulled for 5.3 too), and its author's later
         // table gives the PV yield's gain on a host without it ("w/o boosting": 1570 -> 1844, the boost's v1 thread).
-        // "PV TLB flush disabled" (kvm.pvTlbFlush=false) so that flush
-        // IPIs go through smp_call_function_many; "over-subscribed": two VMs, each running ebizzy (others=same); how many
-        // VMs and what the others ran is not stated, a stated difference. ebizzy runs for a time (ops=timed, what ops=auto
-        // is with two VMs).
+        // "PV TLB flush disabled" so that flush IPIs go through smp_call_function_many (ebizzyOnKvm); "over-subscribed":
+        // two VMs, each running ebizzy; how many VMs and what the others ran is not stated, a stated difference.
         return new ValidationExperiment("kvm-sched-yield",
                 "Wanpeng Li, \"KVM: X86: Implement PV sched yield\", commit 715062970f37, 2019 (cover letter of the series)",
                 "as the validation set states it: \"over-subscribed host, ebizzy, PV TLB flush disabled so that flush IPIs go "
@@ -444,10 +438,8 @@ final class ValidationExperiments {
                         + "emulated: ebizzy --backend kvm, host.topology=" + SKYLAKE_SP_HOST + ", kernel=5.3, vms=2, others=same, "
                         + "kvm.pvTlbFlush=false, kvm.boost=false (measured before the boost existed), kvm.pvSchedYield=false vs true; "
                         + "model fidelity: pageLocks=on", SKYLAKE_SP,
-                List.of(ebizzyOnKvm("ky-false", "5.3", "vms=2", "others=same", "ops=timed", "kvm.pvTlbFlush=false",
-                                "kvm.boost=false", "kvm.pvSchedYield=false"),
-                        ebizzyOnKvm("ky-true", "5.3", "vms=2", "others=same", "ops=timed", "kvm.pvTlbFlush=false",
-                                "kvm.boost=false", "kvm.pvSchedYield=true")),
+                List.of(ebizzyOnKvm("ky-false", "5.3", 2, "kvm.boost=false", "kvm.pvSchedYield=false"),
+                        ebizzyOnKvm("ky-true", "5.3", 2, "kvm.boost=false", "kvm.pvSchedYield=true")),
                 List.of(new ValidationFigure("records/s change", FigureUnit.PERCENT, 17, "+17%", Band.closed(5, 40),
                         r -> change(r.mean("ky-false", "records_per_s"), r.mean("ky-true", "records_per_s")))),
                 null);

@@ -57,11 +57,11 @@ public final class SmpCallFunctionMany extends KernelPath {
         switch (pc) {
             case 0 -> {
                 initiator = cpu;
-                calledAt = cpu.kernel().engine().now();
                 KernelCpu[] all = cpu.kernel().cpus();
                 ipi = new KernelCpu[mask.weight()];
                 nIpi = 0;
                 long now = cpu.kernel().engine().now();
+                calledAt = now;
                 // Before the concurrent-flush series (5.13), on_each_cpu_cond_mask() first built the
                 // target mask in a loop of its own, plain loads of each target's is_lazy that the core
                 // overlaps; since, smp_call_function_many_cond() tests each target between the locked
