@@ -23,19 +23,31 @@ public final class HostKnobs {
                     + "on the pCPU it was placed on (the model so far); idle = as Linux keeps CPUs busy: a vCPU woken while its "
                     + "pCPU is busy goes to an idle pCPU (select_idle_sibling()), and a pCPU left with nothing to run pulls the "
                     + "waiting vCPU of the busiest pCPU that has been off its CPU at least sched_migration_cost, 0.5 ms "
-                    + "(newidle_balance(), can_migrate_task())",
-            "none", "idle");
+                    + "(newidle_balance(), can_migrate_task()); periodic = idle, and a vCPU woken while its pCPU is busy first goes "
+                    + "to its waker's pCPU unless that one is the more loaded (wake_affine(), imbalance_pct 117), and every busy "
+                    + "pCPU balances its socket and the host at intervals of the domain's pCPU count in ms times busy_factor 32 "
+                    + "(rebalance_domains(), load_balance(); Linux up to 5.9), pulling half the difference in runnable vCPUs from "
+                    + "the domain's busiest pCPU; periodic-5.10 = the same with busy_factor 16 (6e7499135db7)",
+            "none", "idle", "periodic", "periodic-5.10");
 
 
     public static final List<KnobSpec> SPECS = List.of(SCHEDULER, BALANCE);
 
     /** host.scheduler=cfs: the host places and preempts as CFS did before EEVDF. */
     public final boolean cfs;
-    /** host.balance=idle: vCPU threads move to idle pCPUs (wake-up placement and newly idle balancing). */
+    /** host.balance=idle or periodic: vCPU threads move to idle pCPUs (wake-up placement and newly idle balancing). */
     public final boolean balanceIdle;
+    /** host.balance=periodic: sd->busy_factor of the periodic balancing between busy pCPUs (and wake_affine() on); 0 without it. */
+    public final int busyFactor;
 
     public HostKnobs(Knobs k) {
         cfs = k.get(SCHEDULER.name()).equals("cfs");
-        balanceIdle = k.get(BALANCE.name()).equals("idle");
+        String balance = k.get(BALANCE.name());
+        balanceIdle = !balance.equals("none");
+        busyFactor = switch (balance) {
+            case "periodic" -> 32;
+            case "periodic-5.10" -> 16;
+            default -> 0;
+        };
     }
 }

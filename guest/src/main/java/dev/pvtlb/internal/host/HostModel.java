@@ -6,6 +6,7 @@ import dev.pvtlb.internal.kernel.Kernel;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.sim.Engine;
+import dev.pvtlb.internal.sim.Timer;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.HostKnobs;
@@ -55,6 +56,10 @@ public final class HostModel implements VcpuHost, KvmHost {
     private final long entryNs;
     /** host.balance=idle: wake-up placement on idle pCPUs and newly idle balancing. */
     private final boolean balance;
+    /** host.balance=periodic: the domains and intervals of balancing between busy pCPUs; null without it. */
+    private final PeriodicBalance periodic;
+    /** Each pCPU's armed balance of each domain (host.balance=periodic), cancelled when the guest's tasks have all exited. */
+    private final Timer[][] balanceTimers;
     /** kvm->last_boosted_vcpu of each VM. */
     final int[] lastBoostedVcpu;
 
@@ -89,9 +94,12 @@ public final class HostModel implements VcpuHost, KvmHost {
         java.util.Arrays.fill(lastBoostedVcpu, -1);
         vmVcpus = new HostVcpu[vms][n];
         pcpus = new Pcpu[p];
+        dev.pvtlb.smp.Topology topology = guest.config().hostTopology();
         for (int i = 0; i < p; i++) {
-            pcpus[i] = new Pcpu(i, cfs, guest.config().hostTopology());
+            pcpus[i] = new Pcpu(i, cfs, topology);
         }
+        this.periodic = knobs.busyFactor > 0 && p > 1 ? new PeriodicBalance(pcpus, topology, knobs.busyFactor) : null;
+        this.balanceTimers = new Timer[periodic == null ? 0 : p][];
         for (int vm = 0; vm < vms; vm++) {
             for (int i = 0; i < n; i++) {
                 Pcpu pc = pcpus[(i + vm) % p];
@@ -134,6 +142,15 @@ public final class HostModel implements VcpuHost, KvmHost {
             }
             armTimer(pc);
             sliceEndByStep(pc);
+        }
+        if (periodic != null) {
+            for (Pcpu pc : pcpus) {
+                balanceTimers[pc.id] = new Timer[periodic.domainsOf(pc.id)];
+                for (int d = 0; d < periodic.domainsOf(pc.id); d++) {
+                    int domain = d;
+                    balanceTimers[pc.id][d] = engine.timer(periodic.firstAt(pc.id, p, d), e -> balanceBusy(pc, domain));
+                }
+            }
         }
     }
 
@@ -382,6 +399,39 @@ public final class HostModel implements VcpuHost, KvmHost {
     }
 
     // ------------------------------------------------------------------ balancing: host.balance=idle
+    /**
+     * rebalance_domains() of domain {@code d} on {@code pc} (host.balance=periodic): a busy pCPU pulls
+     * the waiting vCPUs {@link PeriodicBalance} picks from the domain's busiest pCPU (an idle one
+     * pulls by its newly idle balance). Again after the domain's busy interval, until the guest a
+     * run reports on has no task left ({@link #stopBalancing}).
+     */
+    private void balanceBusy(Pcpu pc, int d) {
+        long now = engine.now();
+        if (pc.current != null) {
+            for (HostVcpu v : periodic.pulls(pc, d, now, guest.costs().migrationCostNs)) {
+                v.pcpu.account(now);
+                IdleBalance.migrate(v, pc);
+            }
+            armTimer(pc);
+        }
+        balanceTimers[pc.id][d] = engine.timer(now + periodic.interval(pc.id, d), e -> balanceBusy(pc, d));
+    }
+
+    /** The pCPU of the vCPU whose IPI or kick wakes guest CPU {@code vcpu} (null: none, or not a vCPU of this host). */
+    private Pcpu wakerPcpu(KernelCpu vcpu) {
+        dev.pvtlb.smp.Cpu w = vcpu.interrupts().waker();
+        return w instanceof KernelCpu k && k.kernel().vcpuHost() == this ? vcpu(k).pcpu : null;
+    }
+
+    /** The guest's last task has exited (its vCPU halts): no balance is due any more, so none holds the run's clock open. */
+    private void stopBalancing() {
+        for (Timer[] own : balanceTimers) {
+            for (Timer t : own) {
+                engine.cancel(t);
+            }
+        }
+    }
+
 
     /**
      * newidle_balance() on {@code pc}, which has nothing to run: the waiting vCPU {@link IdleBalance}
@@ -484,6 +534,9 @@ public final class HostModel implements VcpuHost, KvmHost {
             return;
         }
         vcpu.kernel().vmstat().inc(Counter.VMEXITS); // the HLT exit
+        if (periodic != null && guest.liveTasks() == 0) {
+            stopBalancing();
+        }
         Pcpu pc = v.pcpu;
         pc.account(engine.now());
         v.state = VcpuState.HALTED;
@@ -573,10 +626,12 @@ public final class HostModel implements VcpuHost, KvmHost {
         v.state = VcpuState.RUNNABLE;
         v.ready = true;
         if (balance && pc.current != null) {
-            Pcpu idle = IdleBalance.idlePcpuAfter(pcpus, pc);
-            if (idle != null) {
-                IdleBalance.migrate(v, idle);
-                pc = idle;
+            Pcpu to = periodic != null ? IdleBalance.wakeAffine(pc, wakerPcpu(vcpu)) : pc;
+            Pcpu idle = to.current == null && to.nrRunning() == 0 ? to : IdleBalance.idlePcpuAfter(pcpus, to);
+            to = idle != null ? idle : to;
+            if (to != pc) {
+                IdleBalance.migrate(v, to);
+                pc = to;
             }
         }
         HostVcpu cur = pc.current;

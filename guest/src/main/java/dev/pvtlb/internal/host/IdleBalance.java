@@ -34,6 +34,20 @@ final class IdleBalance {
     }
 
     /**
+     * wake_affine() (kernel/sched/fair.c, WA_WEIGHT) for a vCPU woken while its pCPU {@code prev}
+     * is busy, by a vCPU running on {@code waker}: the waker's pCPU when its load is not above the
+     * previous one's by more than half the domain's imbalance_pct (117, sd_init(): 100 * load(waker)
+     * <= 108 * load(prev)), load being the runnable vCPUs (equal weights); else {@code prev}. The
+     * caller then looks for an idle pCPU from there (select_idle_sibling()).
+     */
+    static Pcpu wakeAffine(Pcpu prev, Pcpu waker) {
+        if (waker == null || waker == prev) {
+            return prev;
+        }
+        return 100L * waker.nrRunning() <= 108L * prev.nrRunning() ? waker : prev;
+    }
+
+    /**
      * newidle_balance() for idle pCPU {@code idle}: from the pCPU with the most runnable vCPUs (at
      * least two; the first after {@code idle} among equals), the waiting vCPU with the least
      * virtual runtime that is not cache-hot (off its CPU at least {@code migrationCostNs}, sysctl_sched_migration_cost:

@@ -39,6 +39,8 @@ public final class CpuInterrupts {
     private final Event ipiArrival = this::ipiArrived;
     private final Event reschedArrival = this::reschedArrived;
     private final Event pollWake = e -> wakeFromPolling();
+    /** Who last sent this CPU an IPI or kicked it from a halt: the waker the host sees when the wake-up reaches it. */
+    private Cpu waker;
     /** The handlers of the vectors (the IDT), set at boot by {@link #handlers}. */
     private KernelPath ipiHandler;
     private KernelPath reschedHandler;
@@ -80,6 +82,19 @@ public final class CpuInterrupts {
         irqOff--;
     }
 
+    /**
+     * The CPU whose IPI or kick last headed here (null: none yet): on a host, the vCPU thread whose
+     * kvm_vcpu_kick() wakes this one, which the host scheduler's wake_affine() weighs.
+     */
+    public Cpu waker() {
+        return waker;
+    }
+
+    /** {@code from} kicked this CPU out of a halt (KVM_HC_KICK_CPU). */
+    public void wokenBy(Cpu from) {
+        waker = from;
+    }
+
     /** A call-function IPI has arrived and waits for IRQs to come on. */
     public boolean callFunctionPending() {
         return callFunctionPending;
@@ -105,6 +120,7 @@ public final class CpuInterrupts {
      * ({@code how}: how it travels, for a timeline).
      */
     public void scheduleArrival(String how, Cpu from, long sentAt, long time, IpiKind kind) {
+        waker = from;
         cpuTime.flow(how, from.id(), sentAt, cpu.id(), time);
         engine.at(time, kind == IpiKind.RESCHEDULE ? reschedArrival : ipiArrival);
     }
@@ -170,6 +186,7 @@ public final class CpuInterrupts {
     /** A new run on the same guest: IRQs on, nothing pending or queued. */
     void reset() {
         irqOff = 0;
+        waker = null;
         callFunctionPending = false;
         callSingleQueue.clear();
         // A run that stopped inside the handler leaves a batch and the handler mid-way.

@@ -108,6 +108,9 @@ public final class SpinLockedSection extends InternalPath {
                 KernelCpu next = lock.release(cpu);
                 if (next != null) {
                     boolean kick = lock.isHalted(next);
+                    if (kick) {
+                        next.interrupts().wokenBy(cpu); // the unlocker's KVM_HC_KICK_CPU wakes the halted waiter
+                    }
                     next.wake();
                     if (kick) {
                         // pv_kick(): KVM_HC_KICK_CPU, a hypercall of the unlocker, and what the host does on its way back.
