@@ -62,7 +62,7 @@ class KnobRegistryTest {
         assertEquals("idle", k.get("host.balance"));
         assertEquals("eevdf", k.get("host.scheduler"));
         ModelException e = assertThrows(ModelException.class, () -> KnobRegistry.resolve(KVM, Map.of("host.balance", "maybe")));
-        assertEquals("knob host.balance cannot be 'maybe' (allowed: none|idle)", e.getMessage());
+        assertEquals("knob host.balance cannot be 'maybe' (allowed: none|idle|periodic|periodic-5.10)", e.getMessage());
     }
 
     @Test
