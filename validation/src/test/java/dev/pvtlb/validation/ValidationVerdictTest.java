@@ -196,14 +196,17 @@ class ValidationVerdictTest {
     /**
      * The KVM experiments run as their sources measured: the boost with PV TLB flush off (its author, 12 July
      * 2019: "I disable pv tlb shootdown during testing"), the PV yield on a host without the boost (posted in May
-     * 2019, before the boost existed), both of them sending flush IPIs through smp_call_function_many().
+     * 2019, before the boost existed), both of them sending flush IPIs through smp_call_function_many(), on a
+     * host that balances vCPU threads between busy pCPUs as Linux does.
      */
     @Test
     void theKvmExperimentsRunWithoutPvTlbFlushAndThePvYieldWithoutTheBoost() {
         for (ValidationRun r : experiment("kvm-boost").runs()) {
             assertTrue(r.sets().contains("kvm.pvTlbFlush=false"), r.key());
+            assertTrue(r.sets().contains("host.balance=periodic"), r.key());
         }
         for (ValidationRun r : experiment("kvm-sched-yield").runs()) {
+            assertTrue(r.sets().contains("host.balance=periodic"), r.key());
             assertTrue(r.sets().contains("kvm.pvTlbFlush=false"), r.key());
             assertTrue(r.sets().contains("kvm.boost=false"), r.key());
         }

@@ -13,6 +13,10 @@ import dev.pvtlb.internal.profile.Costs;
  *
  * <p>Tags only, no coherence: a store by another core does not invalidate the line here (the
  * kernel's shared lines are {@link dev.pvtlb.internal.mm.ContendedLine}s, which model that).
+ *
+ * <p>Under a host, the levels are the physical machine's and every VM loads through them; a VM's
+ * guest-physical line becomes a host line by its {@link #vmTag}, so two VMs' pages never share a
+ * line, yet each evicts the other's lines from the levels they share.
  */
 public final class CacheHierarchy {
     private final SetAssociativeCache l1;
@@ -22,8 +26,19 @@ public final class CacheHierarchy {
     private final long l2Ps;
     private final long llcPs;
     private final long memPs;
+    /** Added to every line: 0 for a guest's own caches, the VM's place in host memory under a host. */
+    private final long vmTag;
 
     public CacheHierarchy(SetAssociativeCache l1, SetAssociativeCache l2, SetAssociativeCache llc, Costs c) {
+        this(l1, l2, llc, c, 0);
+    }
+
+    /**
+     * Levels shared by the VMs of one host, for VM {@code vm}: its lines are tagged above any
+     * guest-physical line (2^46 lines, a 52-bit physical address), so they are the VM's own.
+     */
+    public CacheHierarchy(SetAssociativeCache l1, SetAssociativeCache l2, SetAssociativeCache llc, Costs c, int vm) {
+        this.vmTag = (long) vm << 48;
         this.l1 = l1;
         this.l2 = l2;
         this.llc = llc;
@@ -34,7 +49,8 @@ public final class CacheHierarchy {
     }
 
     /** A load of physical line {@code line} (physical address >> 6): its latency in picoseconds. */
-    public long loadPs(long line) {
+    public long loadPs(long guestLine) {
+        long line = guestLine + vmTag;
         if (l1.access(line)) {
             return l1Ps;
         }

@@ -95,8 +95,9 @@ public final class HostModel implements VcpuHost, KvmHost {
         vmVcpus = new HostVcpu[vms][n];
         pcpus = new Pcpu[p];
         dev.pvtlb.smp.Topology topology = guest.config().hostTopology();
+        HostCaches caches = topology == null ? null : new HostCaches(topology, guest.costs(), vms);
         for (int i = 0; i < p; i++) {
-            pcpus[i] = new Pcpu(i, cfs, topology);
+            pcpus[i] = new Pcpu(i, cfs, topology, caches);
         }
         this.periodic = knobs.busyFactor > 0 && p > 1 ? new PeriodicBalance(pcpus, topology, knobs.busyFactor) : null;
         this.balanceTimers = new Timer[periodic == null ? 0 : p][];

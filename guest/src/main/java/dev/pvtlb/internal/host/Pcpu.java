@@ -33,27 +33,42 @@ public final class Pcpu {
     /** Its socket and its core (numbered across sockets) under host.topology; -1 without one. */
     final int socket;
     final int core;
+    /** The host's caches under host.topology (this pCPU's are its core's and socket's); null without one. */
+    private final HostCaches caches;
 
     /** A pCPU of a host without a topology of its own. */
     Pcpu(int id, CfsWakeup cfs) {
-        this(id, cfs, null);
+        this(id, cfs, null, null);
     }
 
-    /** pCPU {@code id} of a host laid out as {@code host} (null: none; vCPUs price lines at their guest places). */
+    /** pCPU {@code id} of a host laid out as {@code host}, its vCPUs loading through their guests' own caches. */
     Pcpu(int id, CfsWakeup cfs, dev.pvtlb.smp.Topology host) {
+        this(id, cfs, host, null);
+    }
+
+    /**
+     * pCPU {@code id} of a host laid out as {@code host} (null: none; vCPUs price lines at their
+     * guest places and load through their guest's caches), whose caches are {@code caches} (null:
+     * the guests' own).
+     */
+    Pcpu(int id, CfsWakeup cfs, dev.pvtlb.smp.Topology host, HostCaches caches) {
         this.id = id;
         this.cfs = cfs;
+        this.caches = host == null ? null : caches;
         this.socket = host == null ? -1 : host.socketOf(id);
         this.core = host == null ? -1 : host.coreOf(id);
     }
 
     /**
      * {@code v} now runs from this pCPU's run queue: under host.topology, the cache lines its guest
-     * CPU touches come and go from this pCPU's caches.
+     * CPU touches come and go from this pCPU's caches, and its loads go through them.
      */
     void seat(HostVcpu v) {
         if (socket >= 0 && v.cpu != null) {
             v.cpu.lines.runsOn(socket, core);
+            if (caches != null) {
+                v.cpu.localTlb().loadsThrough(caches.of(v.vm, core, socket));
+            }
         }
     }
 

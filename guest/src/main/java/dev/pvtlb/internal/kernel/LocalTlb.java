@@ -78,6 +78,11 @@ public final class LocalTlb {
         this.dtlb = dtlb;
     }
 
+    /** This CPU's loads go through {@code caches} from now on (a vCPU placed on a pCPU of the host's). */
+    public void loadsThrough(CacheHierarchy caches) {
+        this.caches = caches;
+    }
+
     /** Makes this CPU share {@code sharers}' TLB; its PCIDs are offset so tags never collide. */
     void share(Tlb shared, LocalTlb[] sharers, int pcidBase) {
         this.tlb = shared;
