@@ -80,8 +80,9 @@ final class PeriodicBalance {
         Pcpu[] domain = domains[to.id][d];
         Pcpu busiest = null;
         int most = to.nrRunning() + 1;
+        int self = indexOf(domain, to);
         for (int k = 1; k <= domain.length; k++) {
-            Pcpu o = domain[(indexOf(domain, to) + k) % domain.length];
+            Pcpu o = domain[(self + k) % domain.length];
             int n = o.nrRunning();
             if (o != to && n > most) {
                 most = n;
