@@ -36,12 +36,12 @@ class WorkloadBehaviourTest {
     }
 
     @Test
-    void fdatasyncWriteProtectsEachDirtyPageWithAFlushOnTheOtherCpus() {
+    void msyncWriteProtectsEachDirtyPageWithAFlushOnTheOtherCpus() {
         // One thread: the mm runs on one CPU, writeback flushes locally only.
-        RunReport one = run("sysbench-mmap-rndwr", "native", "threads=1", "ops=50", "fsync_freq=25", "pages=64");
+        RunReport one = run("sysbench-mmap-rndwr", "native", "threads=1", "ops=50", "fsync_freq=25", "pages=64", "files=1");
         assertEquals(0, one.counters().get("nr_tlb_remote_flush"));
         assertTrue(one.counters().get("nr_tlb_local_flush_one") > 0, one.counters().toString());
-        RunReport four = run("sysbench-mmap-rndwr", "native", "threads=4", "ops=50", "fsync_freq=25", "pages=64");
+        RunReport four = run("sysbench-mmap-rndwr", "native", "threads=4", "ops=50", "fsync_freq=25", "pages=64", "files=1");
         assertTrue(four.counters().get("nr_tlb_remote_flush") > 0);
         // Every write after a writeback of its page takes a write-protect fault: more faults than pages.
         assertTrue(four.counters().get("page_faults") > 64, four.counters().toString());

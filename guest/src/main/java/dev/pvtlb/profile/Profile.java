@@ -31,7 +31,7 @@ public final class Profile {
             "cache.llc.kib_per_core", "cache.llc.ways", "cache.llc.ns", "mem.ns", "invlpg.ns", "flush.ceiling.pages", "flush.full.ns", "cr3.write.ns",
             "ipi.send.ns", "ipi.latency.min.ns", "ipi.latency.max.ns", "ipi.latency.points",
             "irq.entry_exit.ns", "csd.run.ns", "line.local.ns", "line.same_socket.ns", "line.cross_socket.ns", "line.fill_buffers",
-            "smt.share.factor", "syscall.ns", "fault.ns", "pte.op.ns", "vma.op.ns", "shmem.release.ns",
+            "smt.share.factor", "syscall.ns", "fault.ns", "fault.dax.ns", "pte.op.ns", "vma.op.ns", "shmem.release.ns",
             "pgtable.free.ns", "rcu.call.ns", "rcu.callback.ns",
             "page.pcp.batch", "page.pcp.high", "page.pagevec", "page.release.batch", "page.zone_lock.page.ns", "page.lru_lock.page.ns", "context_switch.ns", "idle.enter.ns",
             "vmexit.ns", "hypercall.ns", "host.slice.ns", "host.ple_window.ns", "host.ple_window.grow", "host.halt_poll.ns", "host.halt_poll.grow_start.ns", "host.halt_poll.grow", "host.halt_poll.shrink",

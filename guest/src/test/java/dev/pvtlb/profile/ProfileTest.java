@@ -115,7 +115,7 @@ class ProfileTest {
         }
         Profile p = Profile.load("x86-skylake");
         assertEquals(assumed, List.copyOf(p.assumedRanges().keySet()));
-        assertEquals(34, assumed.size(), assumed.toString());
+        assertEquals(35, assumed.size(), assumed.toString());
         for (String k : assumed) {
             assertTrue(p.assumedRanges().get(k).contains(p.get(k)), k);
         }

@@ -5,20 +5,22 @@ import java.util.Map;
 
 /**
  * The simulated time an experiment's figures are measured over. Every source of validation.md
- * times its whole run (sysbench's and netperf's run phase, the kernbench build, the munmap
- * program's loop, the victim's run, ebizzy's records over its seconds), and each emulated run
- * measures from its start to its end the same way: no warm-up is left out. The measured part is
- * one repetition's simulated time, the mean over the experiment's runs with the shortest and the
- * longest beside it; its length is set by the runs' {@code length} parameter
+ * times its run (sysbench's run phase over --time, netperf's, the kernbench build, the munmap
+ * program's loop, the victim's run, ebizzy's records over its seconds). An emulated run measures
+ * from its start to its end, except a sysbench run, which leaves out a warm-up ({@code warmup_us})
+ * as its source's 10 s make the start negligible. The measured part is one repetition's simulated
+ * time after the warm-up, the mean over the experiment's runs with the shortest and the longest
+ * beside it; its length is set by the runs' {@code length} parameter
  * ({@link ValidationRun#lengthKey()}).
  *
- * @param length the parameter that sets the window's length ({@code ops}, {@code host_slices})
+ * @param length the parameter that sets the window's length ({@code ops}, {@code host_slices}, {@code time_us})
  * @param warmupS simulated seconds before the measurement that no figure reads
  * @param measuredS mean simulated seconds of one repetition, over the experiment's runs
  */
 public record MeasurementWindow(String length, double warmupS, double measuredS, double shortestS, double longestS) {
     /** The window of {@code e}'s runs in {@code results}; null when none of them is there. */
     static MeasurementWindow of(ValidationExperiment e, RunResults results) {
+        double warmup = e.runs().get(0).warmupS();
         double sum = 0;
         double shortest = Double.POSITIVE_INFINITY;
         double longest = 0;
@@ -28,13 +30,13 @@ public record MeasurementWindow(String length, double warmupS, double measuredS,
             if (report == null) {
                 continue;
             }
-            double s = report.simulatedS() / report.reps();
+            double s = report.simulatedS() / report.reps() - warmup;
             sum += s;
             shortest = Math.min(shortest, s);
             longest = Math.max(longest, s);
             n++;
         }
-        return n == 0 ? null : new MeasurementWindow(e.runs().get(0).lengthKey(), 0, sum / n, shortest, longest);
+        return n == 0 ? null : new MeasurementWindow(e.runs().get(0).lengthKey(), warmup, sum / n, shortest, longest);
     }
 
     /** For people: {@code 0 s warm-up, 0.0481 s measured (0.0479..0.0483 s, ops)}. */

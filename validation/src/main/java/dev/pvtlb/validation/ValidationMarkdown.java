@@ -56,7 +56,7 @@ final class ValidationMarkdown {
                         .append(c.unit().format(r.curve()[i])).append(" |\n");
             }
         }
-        b.append("\nThe machine of each experiment (`pvtlb profiles`) and its measurement window (simulated time of one repetition):\n\n"
+        b.append("\nThe machine of each experiment (`pvtlb profiles`) and its measurement window (simulated time of one repetition after its warm-up):\n\n"
                 + "| experiment | profile | machine | window |\n|---|---|---|---|\n");
         for (ValidationResult r : results) {
             b.append("| ").append(r.experiment().id()).append(" | ").append(r.experiment().machineName()).append(" | ")

@@ -59,7 +59,7 @@ record ValidationReport(List<ValidationResult> results, String spreadSource, Str
             out.printf("%-19s %-20s %s%n", r.experiment().id(), r.experiment().machineName(), r.experiment().machineDescription());
         }
         if (results.stream().anyMatch(r -> r.window() != null)) {
-            out.printf("%nmeasurement window of each experiment (simulated time of one repetition; the sources time whole runs):%n");
+            out.printf("%nmeasurement window of each experiment (simulated time of one repetition after its warm-up):%n");
             for (ValidationResult r : results) {
                 if (r.window() != null) {
                     out.printf("%-19s %s%n", r.experiment().id(), r.window().describe());

@@ -54,12 +54,25 @@ public record ValidationRun(String key, String scenario, String backend, List<St
     static final String DOUBLED = "@2x";
 
     /**
-     * The parameter that sets how long the run measures: ebizzy with {@code ops=timed} runs
-     * {@code host_slices} of the host's scheduler; every other workload here runs {@code ops}
-     * operations per thread (or per round).
+     * The parameter that sets how long the run measures. A run timed in simulated time
+     * ({@code ops=timed}, set or the workload's default): ebizzy runs {@code host_slices} of the
+     * host's scheduler, sysbench-mmap-rndwr {@code time_us} after its warm-up; every other run
+     * goes for {@code ops} operations per thread (or per round).
      */
     String lengthKey() {
-        return sets.contains("ops=timed") ? "host_slices" : "ops";
+        if (!"timed".equals(setting("ops"))) {
+            return "ops";
+        }
+        return ScenarioInfo.of(scenario).parameters().containsKey("time_us") ? "time_us" : "host_slices";
+    }
+
+    /** The simulated seconds before the measured window that no figure reads: the {@code warmup_us} of a timed run, else 0. */
+    double warmupS() {
+        if (!"timed".equals(setting("ops"))) {
+            return 0;
+        }
+        String us = setting("warmup_us");
+        return us == null ? 0 : Long.parseLong(us) / 1e6;
     }
 
     /** The value of parameter {@code name}: the run's own setting (the last one), else the workload's default. */

@@ -77,6 +77,14 @@ public final class PageFault extends InternalPath {
                 && (cpu.pages.pcp <= 0 || cpu.pages.lruPagevec + 1 >= g.costs().pagevecSize));
     }
 
+    /**
+     * What handle_mm_fault() costs in a VMA: fault.ns, or fault.dax.ns when the VMA maps a file on
+     * a DAX filesystem (the filesystem's fault handler, {@link Vma#dax()}).
+     */
+    public static long costNs(dev.pvtlb.internal.profile.Costs c, Vma vma) {
+        return vma != null && vma.dax() ? c.faultDaxNs : c.faultNs;
+    }
+
     /** Runs the fault {@link #canInline} accepted, in the caller's step; returns its cost in ns. */
     public long inline(KernelCpu cpu) {
         inline = true;
@@ -118,7 +126,7 @@ public final class PageFault extends InternalPath {
         if (zeroPage && anonymous && newPage && !write) {
             // do_anonymous_page(), a read: map the shared zero page read-only, allocate nothing.
             flags &= ~(Pte.RW | Pte.DIRTY);
-            return mapped(cpu, g, table, idx, Pte.make(g.zeroPfn(), flags), false);
+            return mapped(cpu, g, table, idx, Pte.make(g.zeroPfn(), flags), false, vma);
         }
         boolean copy = zeroPage && write && !newPage && Pte.pfnOf(pte) == g.zeroPfnIfUsed();
         if ((newPage || copy) && g.knobs().pageLocks && PageListAllocation.refillFirst(cpu)) {
@@ -131,11 +139,11 @@ public final class PageFault extends InternalPath {
             flags &= ~(Pte.RW | Pte.DIRTY); // a read fault on the zero page leaves it read-only
         }
         long written = newPage ? Pte.make(g.allocator().alloc(FrameState.DATA), flags) : pte | flags;
-        return mapped(cpu, g, table, idx, written, newPage);
+        return mapped(cpu, g, table, idx, written, newPage, vma);
     }
 
     /** Installs {@code written} and returns from the fault (or goes on to drop the mmap_lock). */
-    private long mapped(KernelCpu cpu, Kernel g, int table, int idx, long written, boolean newPage) {
+    private long mapped(KernelCpu cpu, Kernel g, int table, int idx, long written, boolean newPage, Vma vma) {
         if (table != 0) {
             g.mem().writeWord(table, idx, written);
         } else {
@@ -151,7 +159,7 @@ public final class PageFault extends InternalPath {
         if (newPage && g.knobs().pageLocks) {
             PageListAllocation.tookAndAdded(cpu); // lru_cache_add(), before the fault returns
         }
-        return g.costs().faultNs;
+        return costNs(g.costs(), vma);
     }
 
     private void finish(KernelCpu cpu) {

@@ -327,6 +327,7 @@ public final class Mm implements MmHandle {
             return;
         }
         Vma tail = new Vma(addr, v.end, v.writable, v.shared, v.shmem);
+        tail.dax = v.dax;
         if (v.shmem != null) {
             v.shmem.mappedAgain();
         }

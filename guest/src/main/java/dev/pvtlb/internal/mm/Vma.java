@@ -9,6 +9,12 @@ public final class Vma {
     final boolean shared;
     /** The shmem file of a MAP_SHARED | MAP_ANONYMOUS mapping; null for any other. */
     final ShmemObject shmem;
+    /**
+     * A MAP_SHARED mapping of a file on a DAX filesystem (ext4 or xfs with -o dax): its pages are
+     * the persistent memory itself, and a fault goes through the filesystem's DAX fault handler
+     * (ext4_dax_huge_fault()), not the page cache's.
+     */
+    boolean dax;
 
     Vma(long start, long end, boolean writable, boolean shared, ShmemObject shmem) {
         this.start = start;
@@ -32,6 +38,19 @@ public final class Vma {
 
     public boolean shared() {
         return shared;
+    }
+
+    public boolean dax() {
+        return dax;
+    }
+
+    /** Marks this mapping as one of a file on a DAX filesystem ({@link #dax}). */
+    public Vma markDax() {
+        if (!shared) {
+            throw new IllegalStateException("a DAX mapping is a MAP_SHARED file mapping: " + this);
+        }
+        dax = true;
+        return this;
     }
 
     @Override

@@ -43,6 +43,8 @@ public final class Costs {
     public final long smtSharePermille;
     public final long syscallNs;
     public final long faultNs;
+    /** fault.dax.ns: a write fault on a DAX file mapping, through the filesystem's fault handler. */
+    public final long faultDaxNs;
     public final long pteOpNs;
     public final long vmaOpNs;
     /** shmem.release.ns: the last fput() of a MAP_SHARED|MAP_ANONYMOUS mapping's shmem file. */
@@ -116,6 +118,7 @@ public final class Costs {
         smtSharePermille = Math.max(1000, Math.round(p.get("smt.share.factor") * 1000.0));
         syscallNs = p.ns("syscall.ns");
         faultNs = p.ns("fault.ns");
+        faultDaxNs = p.ns("fault.dax.ns");
         pteOpNs = p.ns("pte.op.ns");
         vmaOpNs = p.ns("vma.op.ns");
         shmemReleaseNs = p.ns("shmem.release.ns");

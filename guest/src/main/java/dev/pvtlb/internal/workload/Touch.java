@@ -115,10 +115,12 @@ public final class Touch implements Op {
 
     /**
      * Whether a fault taken after {@code ps} of a batch that began at {@code start} would end (its
-     * fault.ns and two cross-socket transfers for the mmap_lock) before the next event anywhere.
+     * cost ({@link PageFault#costNs}) and two cross-socket transfers for the mmap_lock) before the
+     * next event anywhere.
      */
-    private static boolean endsBeforeNextEvent(KernelCpu cpu, long start, long ps, long share) {
-        long boundNs = cpu.kernel().costs().faultNs + 2 * cpu.kernel().costs().lineCrossSocketNs;
+    private static boolean endsBeforeNextEvent(KernelCpu cpu, Task task, long va, long start, long ps, long share) {
+        long faultNs = PageFault.costNs(cpu.kernel().costs(), task.mm().findVma(va));
+        long boundNs = faultNs + 2 * cpu.kernel().costs().lineCrossSocketNs;
         return start + SmtSharing.scale((ps + 999) / 1000 + boundNs, share) <= cpu.kernel().engine().nextEventTime();
     }
 
@@ -172,7 +174,7 @@ public final class Touch implements Op {
                 // (Measured without that bound: ebizzy on 2 KVM VMs went from 37050 to 13471
                 // records/s; with the quantum's 500 ns past the next event, a 4-thread
                 // munmap-storm's 12 munmaps flushed 21 CPUs where exact flushes 14.)
-                if (cpu.kernel().fast() && endsBeforeNextEvent(cpu, now + doneNs, ps, share) && inlineFault(cpu, task, va, write)) {
+                if (cpu.kernel().fast() && endsBeforeNextEvent(cpu, task, va, now + doneNs, ps, share) && inlineFault(cpu, task, va, write)) {
                     long batchPs = ps + inlineLockNs * 1000;
                     if (recorder != null && done > 0) {
                         recorder.addBatch(SmtSharing.scale(batchPs, share), done);
