@@ -71,6 +71,12 @@ class SysbenchMmapRndwrTest {
     }
 
     @Test
+    void opsIsTimedOrACount() {
+        ModelException e = assertThrows(ModelException.class, () -> Runner.run(small("ops=forever")));
+        assertEquals("sysbench-mmap-rndwr: parameter ops must be timed or an integer, got 'forever'", e.getMessage());
+    }
+
+    @Test
     void tooManyFilesForThePagesIsOneLineOfError() {
         ModelException e = assertThrows(ModelException.class, () -> Runner.run(small("files=2048")));
         assertEquals("sysbench-mmap-rndwr: 2048 files of 4096 pages in all leave less than a block (4 pages) per file", e.getMessage());

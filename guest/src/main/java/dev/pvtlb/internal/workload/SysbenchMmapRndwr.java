@@ -49,9 +49,9 @@ import java.util.function.Supplier;
  * does (--time, 10 s by default): every thread writes until {@code warmup_us + time_us} of
  * simulated time have passed, and the writes completed in the last {@code time_us} count, so a
  * thread that shares its core with a busy SMT sibling completes fewer writes rather than holding
- * the others' figure back; the warm-up leaves out the start, where every thread's first msync()
- * round falls at the same time. {@code ops=N}: N writes per thread, all of them over the time from
- * the first write to the last thread's exit.
+ * the others' figure back; the warm-up leaves out the start, where the threads begin in step.
+ * {@code ops=N}: N writes per thread, all of them over the time from the first write to the last
+ * thread's exit.
  */
 public final class SysbenchMmapRndwr implements Workload {
     private static final long LINES_PER_PAGE = PhysMem.PAGE_SIZE / 64;
@@ -98,7 +98,11 @@ public final class SysbenchMmapRndwr implements Workload {
     @Override
     public Supplier<Map<String, Metric>> setUp(Kernel guest, Params params) {
         int threads = params.integer("threads", 1, 65536);
-        boolean timed = params.values().get("ops").strip().equals("timed");
+        String opsValue = params.values().get("ops").strip();
+        boolean timed = opsValue.equals("timed");
+        if (!timed && !opsValue.matches("-?[0-9]+")) {
+            throw new dev.pvtlb.model.ModelException(name() + ": parameter ops must be timed or an integer, got '" + opsValue + "'");
+        }
         int ops = timed ? Integer.MAX_VALUE : params.integer("ops", 1, 100_000_000);
         long warmupNs = 1000L * params.integer("warmup_us", 0, 100_000_000);
         long windowNs = 1000L * params.integer("time_us", 1, 100_000_000);
