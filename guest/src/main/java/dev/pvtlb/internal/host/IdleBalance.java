@@ -55,23 +55,14 @@ final class IdleBalance {
      * {@code guestOnly}: only the primary guest's vCPUs (the run is draining).
      */
     static Pull pick(Pcpu[] pcpus, Pcpu idle, long now, boolean guestOnly, long migrationCostNs) {
-        Pcpu busiest = null;
-        int most = 1;
-        for (int k = 1; k < pcpus.length; k++) {
-            Pcpu o = pcpus[(idle.id + k) % pcpus.length];
-            int n = o.nrRunning();
-            if (n > most) {
-                most = n;
-                busiest = o;
-            }
-        }
+        Pcpu busiest = busiest(pcpus, idle.id, 1);
         if (busiest == null) {
             return new Pull(null, Long.MAX_VALUE);
         }
         HostVcpu pick = null;
         long coolAt = Long.MAX_VALUE;
         for (HostVcpu o : busiest.vcpus) {
-            if (o == busiest.current || o.state != VcpuState.RUNNABLE || (guestOnly && o.vm != 0)) {
+            if (!waiting(busiest, o) || (guestOnly && o.vm != 0)) {
                 continue;
             }
             if (now - o.offCpuSince < migrationCostNs) {
@@ -81,6 +72,29 @@ final class IdleBalance {
             }
         }
         return new Pull(pick, coolAt);
+    }
+
+    /**
+     * find_busiest_queue(): of the pCPUs of {@code ring} after its {@code self}-th, in ring order,
+     * the first with the most runnable vCPUs, more than {@code atLeast}; null when none has more.
+     */
+    static Pcpu busiest(Pcpu[] ring, int self, int atLeast) {
+        Pcpu busiest = null;
+        int most = atLeast;
+        for (int k = 1; k < ring.length; k++) {
+            Pcpu o = ring[(self + k) % ring.length];
+            int n = o.nrRunning();
+            if (n > most) {
+                most = n;
+                busiest = o;
+            }
+        }
+        return busiest;
+    }
+
+    /** A vCPU a balance may take from {@code p}: queued there, runnable, not the one running. */
+    static boolean waiting(Pcpu p, HostVcpu v) {
+        return v != p.current && v.state == VcpuState.RUNNABLE;
     }
 
     /**

@@ -78,25 +78,15 @@ final class PeriodicBalance {
      */
     List<HostVcpu> pulls(Pcpu to, int d, long now, long migrationCostNs) {
         Pcpu[] domain = domains[to.id][d];
-        Pcpu busiest = null;
-        int most = to.nrRunning() + 1;
-        int self = indexOf(domain, to);
-        for (int k = 1; k <= domain.length; k++) {
-            Pcpu o = domain[(self + k) % domain.length];
-            int n = o.nrRunning();
-            if (o != to && n > most) {
-                most = n;
-                busiest = o;
-            }
-        }
+        Pcpu busiest = IdleBalance.busiest(domain, indexOf(domain, to), to.nrRunning() + 1);
         List<HostVcpu> out = new ArrayList<>();
         if (busiest == null) {
             return out;
         }
-        int move = (most - to.nrRunning()) / 2;
+        int move = (busiest.nrRunning() - to.nrRunning()) / 2;
         List<HostVcpu> waiting = new ArrayList<>();
         for (HostVcpu o : busiest.vcpus) {
-            if (o != busiest.current && o.state == VcpuState.RUNNABLE && now - o.offCpuSince >= migrationCostNs) {
+            if (IdleBalance.waiting(busiest, o) && now - o.offCpuSince >= migrationCostNs) {
                 waiting.add(o);
             }
         }

@@ -158,4 +158,14 @@ public final class Costs {
     private static int lines(Profile p, String kibKey) {
         return Math.max(1, p.integer(kibKey) * 16);
     }
+
+    /**
+     * The time to move {@code lines} cache lines that each miss with latency {@code latencyPs}, as
+     * a streaming copy does: {@code line.fill_buffers} misses in flight at a time, a single
+     * thread's bandwidth bounded by its outstanding L1D misses (John D. McCalpin, "Single-Threaded
+     * memory performance for dual socket Xeon E5-* systems"); in ns, rounded up.
+     */
+    public long streamNs(long lines, long latencyPs) {
+        return (lines * latencyPs / lineFillBuffers + 999) / 1000;
+    }
 }

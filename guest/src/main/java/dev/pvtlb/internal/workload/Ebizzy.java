@@ -163,8 +163,7 @@ public final class Ebizzy implements Workload {
      * the page, {@code line.fill_buffers} LLC misses in flight at a time.
      */
     static long copyNs(Costs c, int pages) {
-        long linesPs = (long) pages * LINES_PER_PAGE * c.llcPs / c.lineFillBuffers;
-        return (linesPs + 999) / 1000;
+        return c.streamNs((long) pages * LINES_PER_PAGE, c.llcPs);
     }
 
     /** bsearch() of the copy: the comparisons of a binary search over its records. */

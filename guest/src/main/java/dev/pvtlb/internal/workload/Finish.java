@@ -41,6 +41,11 @@ public final class Finish {
         };
     }
 
+    /** Virtual time of the first operation of any tracked program, or -1 before it. */
+    public long startNs() {
+        return start;
+    }
+
     /** Whether every tracked program has exited. */
     public boolean done() {
         return running == 0;

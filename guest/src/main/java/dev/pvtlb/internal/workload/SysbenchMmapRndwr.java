@@ -106,7 +106,8 @@ public final class SysbenchMmapRndwr implements Workload {
         int ops = timed ? Integer.MAX_VALUE : params.integer("ops", 1, 100_000_000);
         long warmupNs = 1000L * params.integer("warmup_us", 0, 100_000_000);
         long windowNs = 1000L * params.integer("time_us", 1, 100_000_000);
-        Window window = timed ? new Window(warmupNs, windowNs) : null;
+        Finish finish = new Finish();
+        Window window = timed ? new Window(finish, warmupNs, windowNs) : null;
         int pages = params.integer("pages", 1, 1 << 24);
         int files = params.integer("files", 1, 65536);
         int blockPages = params.integer("block_pages", 1, 512);
@@ -131,7 +132,6 @@ public final class SysbenchMmapRndwr implements Workload {
         }
         long copyNs = copyNs(guest.costs(), blockPages);
         Requests requests = new Requests(fsyncFreq, files);
-        Finish finish = new Finish();
         long[] writes = new long[1];
         for (int t = 0; t < threads; t++) {
             int cpu = Pinning.socketFirst(guest.topology(), t, threads);
@@ -147,12 +147,11 @@ public final class SysbenchMmapRndwr implements Workload {
 
     /**
      * The memcpy()'s data movement beyond the one store per page the model makes: the block's
-     * other lines, each a miss to memory (3 GiB of files are far beyond the LLC), {@code
-     * line.fill_buffers} of them in flight at a time.
+     * other lines, each a miss to memory (3 GiB of files are far beyond the LLC), streamed
+     * ({@link Costs#streamNs}).
      */
     static long copyNs(Costs c, int blockPages) {
-        long linesPs = (long) blockPages * (LINES_PER_PAGE - 1) * c.memPs / c.lineFillBuffers;
-        return (linesPs + 999) / 1000;
+        return c.streamNs((long) blockPages * (LINES_PER_PAGE - 1), c.memPs);
     }
 
     /**
@@ -172,32 +171,17 @@ public final class SysbenchMmapRndwr implements Workload {
     }
 
     /**
-     * sysbench's --time: the run starts at the first write and ends {@code warmupNs + lengthNs}
-     * later; a write counts when it completes after the warm-up and by the end.
+     * sysbench's --time: the run starts with the first thread's first request ({@link
+     * Finish#startNs}) and ends {@code warmupNs + lengthNs} later; a write counts when it completes
+     * after the warm-up and by the end.
      */
-    private static final class Window {
-        private final long warmupNs;
-        private final long lengthNs;
-        private long start = -1;
-
-        Window(long warmupNs, long lengthNs) {
-            this.warmupNs = warmupNs;
-            this.lengthNs = lengthNs;
-        }
-
-        /** Called as each thread starts: the first call starts the clock. */
-        void started(long now) {
-            if (start < 0) {
-                start = now;
-            }
-        }
-
+    private record Window(Finish run, long warmupNs, long lengthNs) {
         boolean over(long now) {
-            return now - start >= warmupNs + lengthNs;
+            return now - run.startNs() >= warmupNs + lengthNs;
         }
 
         boolean measures(long now) {
-            return now - start >= warmupNs && !over(now);
+            return now - run.startNs() >= warmupNs && !over(now);
         }
     }
 
@@ -264,9 +248,6 @@ public final class SysbenchMmapRndwr implements Workload {
         @Override
         public Op next(Task task) {
             long now = task.cpu().kernel().engine().now();
-            if (window != null) {
-                window.started(now);
-            }
             if (copying) {
                 // The block's first store to each page is done (faulting where needed); the rest of the copy.
                 copying = false;
