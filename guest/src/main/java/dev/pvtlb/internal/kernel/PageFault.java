@@ -82,7 +82,7 @@ public final class PageFault extends InternalPath {
      * a DAX filesystem (the filesystem's fault handler, {@link Vma#dax()}).
      */
     public static long costNs(dev.pvtlb.internal.profile.Costs c, Vma vma) {
-        return vma != null && vma.dax() ? c.faultDaxNs : c.faultNs;
+        return vma != null && vma.dax() ? c.faultDax.ns() : c.faultNs;
     }
 
     /** Runs the fault {@link #canInline} accepted, in the caller's step; returns its cost in ns. */

@@ -18,7 +18,7 @@ final class RcuSoftirq extends InternalPath {
         if (ready.isEmpty()) {
             cpu.ret();
         }
-        return cb == null ? 0 : cpu.kernel().costs().rcuCallbackNs + cb.invoke(cpu);
+        return cb == null ? 0 : cpu.kernel().costs().rcuCallback.ns() + cb.invoke(cpu);
     }
 
     @Override

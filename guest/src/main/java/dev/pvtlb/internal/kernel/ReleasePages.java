@@ -26,7 +26,7 @@ final class ReleasePages extends InternalPath {
         if (offLru > 0) {
             int n = Math.min(offLru, c.releaseBatch);
             offLru -= n;
-            cpu.call(new SpinLockedSection("release_pages", node.lru, n * c.lruLockPageNs, () -> {}));
+            cpu.call(new SpinLockedSection("release_pages", node.lru, n * c.lruLockPage.ns(), () -> {}));
             return 0;
         }
         if (pc == 0) {
@@ -34,7 +34,7 @@ final class ReleasePages extends InternalPath {
             cpu.pages.pcp += pages; // free_unref_page_commit(), page after page
         }
         if (cpu.pages.pcp >= c.pcpHigh) {
-            cpu.call(new SpinLockedSection("free_pcppages_bulk", node.zone, c.pcpBatch * c.zoneLockPageNs,
+            cpu.call(new SpinLockedSection("free_pcppages_bulk", node.zone, c.pcpBatch * c.zoneLockPage.ns(),
                     () -> cpu.pages.pcp -= c.pcpBatch));
             return 0;
         }

@@ -44,21 +44,21 @@ public final class Costs {
     public final long syscallNs;
     public final long faultNs;
     /** fault.dax.ns: a write fault on a DAX file mapping, through the filesystem's fault handler. */
-    public final long faultDaxNs;
+    public final FigureOnUse faultDax;
     public final long pteOpNs;
     public final long vmaOpNs;
     /** shmem.release.ns: the last fput() of a MAP_SHARED|MAP_ANONYMOUS mapping's shmem file. */
-    public final long shmemReleaseNs;
+    public final FigureOnUse shmemRelease;
     /** pgtable.free.ns, rcu.call.ns, rcu.callback.ns: freeing page tables, at once or after a grace period. */
-    public final long pgtableFreeNs;
-    public final long rcuCallNs;
-    public final long rcuCallbackNs;
+    public final FigureOnUse pgtableFree;
+    public final FigureOnUse rcuCall;
+    public final FigureOnUse rcuCallback;
     public final int pcpBatch;
     public final int pcpHigh;
     public final int pagevecSize;
     public final int releaseBatch;
-    public final long zoneLockPageNs;
-    public final long lruLockPageNs;
+    public final FigureOnUse zoneLockPage;
+    public final FigureOnUse lruLockPage;
     public final long contextSwitchNs;
     public final long idleEnterNs;
     public final long vmexitNs;
@@ -118,19 +118,19 @@ public final class Costs {
         smtSharePermille = Math.max(1000, Math.round(p.get("smt.share.factor") * 1000.0));
         syscallNs = p.ns("syscall.ns");
         faultNs = p.ns("fault.ns");
-        faultDaxNs = p.ns("fault.dax.ns");
+        faultDax = new FigureOnUse(p, "fault.dax.ns");
         pteOpNs = p.ns("pte.op.ns");
         vmaOpNs = p.ns("vma.op.ns");
-        shmemReleaseNs = p.ns("shmem.release.ns");
-        pgtableFreeNs = p.ns("pgtable.free.ns");
-        rcuCallNs = p.ns("rcu.call.ns");
-        rcuCallbackNs = p.ns("rcu.callback.ns");
+        shmemRelease = new FigureOnUse(p, "shmem.release.ns");
+        pgtableFree = new FigureOnUse(p, "pgtable.free.ns");
+        rcuCall = new FigureOnUse(p, "rcu.call.ns");
+        rcuCallback = new FigureOnUse(p, "rcu.callback.ns");
         pcpBatch = Math.max(1, p.integer("page.pcp.batch"));
         pcpHigh = Math.max(pcpBatch, p.integer("page.pcp.high"));
         pagevecSize = Math.max(1, p.integer("page.pagevec"));
         releaseBatch = Math.max(1, p.integer("page.release.batch"));
-        zoneLockPageNs = p.ns("page.zone_lock.page.ns");
-        lruLockPageNs = p.ns("page.lru_lock.page.ns");
+        zoneLockPage = new FigureOnUse(p, "page.zone_lock.page.ns");
+        lruLockPage = new FigureOnUse(p, "page.lru_lock.page.ns");
         contextSwitchNs = p.ns("context_switch.ns");
         idleEnterNs = p.ns("idle.enter.ns");
         vmexitNs = p.ns("vmexit.ns");

@@ -54,4 +54,29 @@ class ProfileKeysReadTest {
         assertEquals(at.cpuTimeNs(), unread.cpuTimeNs());
         assertNotEquals(at.cpuTimeNs(), read.cpuTimeNs());
     }
+
+    /** Figures only one mechanism charges, read at its first use (FigureOnUse), not at boot. */
+    private static final List<String> MECHANISM_KEYS = List.of("fault.dax.ns", "page.lru_lock.page.ns", "page.zone_lock.page.ns",
+            "pgtable.free.ns", "rcu.call.ns", "rcu.callback.ns", "shmem.release.ns");
+
+    private static Set<String> mechanismKeysRead(Scenario s) {
+        Set<String> read = new TreeSet<>(Runner.run(s).profileKeysRead());
+        read.retainAll(MECHANISM_KEYS);
+        return read;
+    }
+
+    @Test
+    void aMechanismsFiguresAreReadByTheRunsThatRunIt() {
+        // munmap-storm frees its page tables after a grace period (RCU table freeing), no DAX file,
+        // no shmem, page locks off by default.
+        assertEquals(Set.of("pgtable.free.ns", "rcu.call.ns", "rcu.callback.ns"),
+                mechanismKeysRead(Scenario.of("munmap-storm").backend("native").seed(3).set("ops", "20")));
+        assertEquals(Set.of("pgtable.free.ns", "rcu.call.ns", "rcu.callback.ns", "page.lru_lock.page.ns", "page.zone_lock.page.ns"),
+                mechanismKeysRead(Scenario.of("munmap-storm").backend("native").seed(3).set("ops", "20").set("pageLocks", "on")));
+        // sysbench's writes to a DAX file fault through the filesystem; without DAX they do not.
+        Scenario sysbench = Scenario.of("sysbench-mmap-rndwr").backend("native").seed(3).set("threads", "2").set("ops", "20")
+                .set("pages", "1024").set("files", "1");
+        assertEquals(Set.of("fault.dax.ns"), mechanismKeysRead(sysbench));
+        assertEquals(Set.of(), mechanismKeysRead(sysbench.copy().set("dax", "false")));
+    }
 }
