@@ -22,7 +22,7 @@ final class PageListAllocation {
         }
         Costs c = cpu.kernel().costs();
         PageLists node = cpu.kernel().pageLists(cpu);
-        cpu.call(new SpinLockedSection("rmqueue_bulk", node.zone, c.pcpBatch * c.zoneLockPage.ns(),
+        cpu.call(new SpinLockedSection("rmqueue_bulk", node.zone, c.zoneLockPage.times(c.pcpBatch),
                 () -> cpu.pages.pcp += c.pcpBatch));
         return true;
     }
@@ -36,6 +36,6 @@ final class PageListAllocation {
         cpu.pages.lruPagevec = 0;
         Costs c = cpu.kernel().costs();
         cpu.call(new SpinLockedSection("__pagevec_lru_add", cpu.kernel().pageLists(cpu).lru,
-                c.pagevecSize * c.lruLockPage.ns(), () -> {}));
+                c.lruLockPage.times(c.pagevecSize), () -> {}));
     }
 }

@@ -26,7 +26,7 @@ final class ReleasePages extends InternalPath {
         if (offLru > 0) {
             int n = Math.min(offLru, c.releaseBatch);
             offLru -= n;
-            cpu.call(new SpinLockedSection("release_pages", node.lru, n * c.lruLockPage.ns(), () -> {}));
+            cpu.call(new SpinLockedSection("release_pages", node.lru, c.lruLockPage.times(n), () -> {}));
             return 0;
         }
         if (pc == 0) {
@@ -34,7 +34,7 @@ final class ReleasePages extends InternalPath {
             cpu.pages.pcp += pages; // free_unref_page_commit(), page after page
         }
         if (cpu.pages.pcp >= c.pcpHigh) {
-            cpu.call(new SpinLockedSection("free_pcppages_bulk", node.zone, c.pcpBatch * c.zoneLockPage.ns(),
+            cpu.call(new SpinLockedSection("free_pcppages_bulk", node.zone, c.zoneLockPage.times(c.pcpBatch),
                     () -> cpu.pages.pcp -= c.pcpBatch));
             return 0;
         }

@@ -113,7 +113,7 @@ public final class ZapRange extends InternalPath {
                 }
                 // remove_vma() -> fput() of each shmem file that lost its last mapping: __fput()
                 // runs as task_work on the way back to user mode, so the caller pays it here.
-                long cost = (long) pages.length * c.pteOpNs + (releasedShmem == 0 ? 0 : releasedShmem * c.shmemRelease.ns());
+                long cost = (long) pages.length * c.pteOpNs + c.shmemRelease.times(releasedShmem);
                 if (!flushed) {
                     // Returning without a flush of its own: the range must already be clean.
                     checkRangeClean(g, cpu, mm, start, end, name());
@@ -214,7 +214,7 @@ public final class ZapRange extends InternalPath {
      */
     private static long freeTablesNow(Kernel g, int[] tables) {
         freeTables(g, tables);
-        return tables.length == 0 ? 0 : (long) tables.length * g.costs().pgtableFree.ns();
+        return g.costs().pgtableFree.times(tables.length);
     }
 
     /**

@@ -104,16 +104,10 @@ public final class Ebizzy implements Workload {
 
     @Override
     public Supplier<Map<String, Metric>> setUp(Kernel guest, Params params) {
-        String threadsValue = params.values().get("threads").strip();
-        if (!threadsValue.equals("auto") && !threadsValue.matches("-?[0-9]+")) {
-            throw new ModelException("ebizzy: parameter threads must be auto (2 per CPU) or an integer, got '" + threadsValue + "'");
-        }
+        String threadsValue = params.wordOrInteger("threads", "auto (2 per CPU)", "auto");
         int threads = threadsValue.equals("auto") ? 2 * guest.cpus().length : params.integer("threads", 1, 65536);
-        String opsValue = params.values().get("ops").strip();
+        String opsValue = params.wordOrInteger("ops", "auto, timed", "auto", "timed");
         boolean timed = opsValue.equals("timed") || opsValue.equals("auto") && guest.config().vms() > 1;
-        if (!timed && !opsValue.equals("auto") && !opsValue.matches("-?[0-9]+")) {
-            throw new ModelException("ebizzy: parameter ops must be auto, timed or an integer, got '" + opsValue + "'");
-        }
         String alloc = params.values().get("alloc").strip();
         if (!alloc.equals("heap") && !alloc.equals("mmap")) {
             throw new ModelException("ebizzy: parameter alloc must be heap (ebizzy -M) or mmap (ebizzy -m), got '" + alloc + "'");

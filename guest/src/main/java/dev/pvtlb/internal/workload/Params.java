@@ -45,6 +45,18 @@ public final class Params {
         return (int) n;
     }
 
+    /**
+     * A parameter that is one of {@code words} or an integer (then read with {@link #integer}):
+     * its value, stripped. {@code wordsText} names the words in the error.
+     */
+    public String wordOrInteger(String name, String wordsText, String... words) {
+        String v = values.get(name).strip();
+        if (!java.util.List.of(words).contains(v) && !v.matches("-?[0-9]+")) {
+            throw new ModelException(workload + ": parameter " + name + " must be " + wordsText + " or an integer, got '" + v + "'");
+        }
+        return v;
+    }
+
     /** A true/false parameter. */
     public boolean bool(String name) {
         String v = values.get(name).strip();

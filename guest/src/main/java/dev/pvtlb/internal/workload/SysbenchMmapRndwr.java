@@ -98,11 +98,7 @@ public final class SysbenchMmapRndwr implements Workload {
     @Override
     public Supplier<Map<String, Metric>> setUp(Kernel guest, Params params) {
         int threads = params.integer("threads", 1, 65536);
-        String opsValue = params.values().get("ops").strip();
-        boolean timed = opsValue.equals("timed");
-        if (!timed && !opsValue.matches("-?[0-9]+")) {
-            throw new dev.pvtlb.model.ModelException(name() + ": parameter ops must be timed or an integer, got '" + opsValue + "'");
-        }
+        boolean timed = params.wordOrInteger("ops", "timed", "timed").equals("timed");
         int ops = timed ? Integer.MAX_VALUE : params.integer("ops", 1, 100_000_000);
         long warmupNs = 1000L * params.integer("warmup_us", 0, 100_000_000);
         long windowNs = 1000L * params.integer("time_us", 1, 100_000_000);
