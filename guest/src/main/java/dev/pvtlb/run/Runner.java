@@ -97,7 +97,7 @@ public final class Runner {
                         break;
                     }
                 }
-                if (g.liveTasks() > 0) {
+                if (g.liveTasks() > 0 && !g.engine().runEnded()) {
                     throw new dev.pvtlb.model.ModelException("run stopped after " + MAX_STEPS + " steps with "
                             + g.liveTasks() + " tasks still running (lower ops)");
                 }

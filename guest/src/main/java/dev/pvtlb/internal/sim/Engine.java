@@ -34,6 +34,8 @@ public final class Engine {
     /** Steps run since the clock last advanced (the watchdog's count). */
     private long stepsThisInstant;
     private boolean stopped;
+    /** Set by {@link #endRun}: the run is over though events remain. */
+    private boolean ended;
     /*
      * The events due at the current instant, drained from the heap in FIFO order. Keeping them
      * here, rather than polling every tie and re-adding all but the chosen one, makes a step
@@ -189,6 +191,21 @@ public final class Engine {
         return stopped;
     }
 
+    /**
+     * Stops the run for good: a timed workload's measurement window closed, and what its tasks
+     * would do after it is not part of the run (ebizzy -S), so a runner does not wait for them to
+     * exit. One engine runs every VM of a host, so this ends theirs too.
+     */
+    public void endRun() {
+        ended = true;
+        stopped = true;
+    }
+
+    /** Whether {@link #endRun} was called since the last {@link #reset}. */
+    public boolean runEnded() {
+        return ended;
+    }
+
     /** Clears all pending events and the clock, for reusing a model between schedules. */
     public void reset() {
         resets++;
@@ -200,6 +217,7 @@ public final class Engine {
         steps = 0;
         stepsThisInstant = 0;
         stopped = false;
+        ended = false;
     }
 
     /**

@@ -60,8 +60,9 @@ import java.util.function.Supplier;
  * scheduler gives one of two vCPU threads sharing a pCPU: {@code host.slice.ns} under EEVDF, 12 ms
  * under {@code host.scheduler=cfs} on 8 or more pCPUs), so the host's scheduler is part of the
  * run; {@code records_per_s} is then the records completed
- * within that time over that time (ebizzy's run of 10 s makes the last records' tail
- * negligible; here it would be as long as the run itself). {@code ops=timed} runs that long on
+ * within that time over that time, and the run ends there (ebizzy's run of 10 s makes the last
+ * records' tail negligible; here it would be as long as the run itself, and under a collapse
+ * longer: {@code Engine.endRun}). {@code ops=timed} runs that long on
  * any host, one VM included, so that runs with one and with several VMs measure the same window
  * (ebizzy itself always runs for {@code -S} seconds).
  */
@@ -143,6 +144,12 @@ public final class Ebizzy implements Workload {
                 buffer = heap + PhysMem.PAGE_SIZE;
             }
             guest.spawn("ebizzy/" + t, mm, t % cpus, finish.track(new Worker(guest, shape, buffer, ops, untilNs, records)));
+        }
+        if (timed && !guest.engine().exploring()) {
+            // The window's records are counted; the threads' last records after it are not, so the
+            // run ends with the window (one ns after, so that a record completed at its last
+            // instant is in). Under a collapse a thread's last record can take seconds of virtual time.
+            guest.engine().at(untilNs + 1, e -> e.endRun());
         }
         return () -> {
             Map<String, Metric> m = new LinkedHashMap<>();
