@@ -3,6 +3,7 @@ package dev.pvtlb.internal.host;
 import dev.pvtlb.host.KvmHost;
 import dev.pvtlb.host.VcpuEvents;
 import dev.pvtlb.internal.kernel.Kernel;
+import dev.pvtlb.internal.profile.Costs;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.internal.sim.Engine;
@@ -54,6 +55,12 @@ public final class HostModel implements VcpuHost, KvmHost {
     /** host.scheduler=cfs: CFS's wake-up placement, preemption and slice; null under EEVDF. */
     private final CfsWakeup cfs;
     private final long entryNs;
+    /**
+     * A vCPU thread taking a pCPU: the host's switch to it (context_switch(), then vcpu_load()
+     * through the preempt notifier, kvm_sched_in()) before its VM entry. The profile's
+     * context_switch.ns stands for the host's switch.
+     */
+    private final long switchNs;
     /** host.balance=idle: wake-up placement on idle pCPUs and newly idle balancing. */
     private final boolean balance;
     /** host.balance=periodic: the domains and intervals of balancing between busy pCPUs; null without it. */
@@ -78,6 +85,7 @@ public final class HostModel implements VcpuHost, KvmHost {
                 : null;
         this.sliceNs = guest.costs().hostSliceNs;
         this.entryNs = guest.costs().vmexitNs;
+        this.switchNs = guest.costs().contextSwitchNs;
         KernelCpu[] cpus = guest.cpus();
         int n = cpus.length;
         int p = guest.config().pcpus() == 0 ? n : guest.config().pcpus();
@@ -313,7 +321,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         enter(pc, next);
     }
 
-    /** Puts {@code v} on {@code pc}: entry work now, guest code one VM-entry time later. */
+    /** Puts {@code v} on {@code pc}: the host's switch to its thread, then its VM entry ({@link #vmEntry}). */
     private void enter(Pcpu pc, HostVcpu v) {
         if (pc.nextBuddy == v) {
             pc.nextBuddy = null; // clear_buddies() when picked
@@ -336,6 +344,19 @@ public final class HostModel implements VcpuHost, KvmHost {
             return;
         }
         v.entering = true;
+        // The host's switch to the thread first; then vcpu_enter_guest(), whose record_steal_time()
+        // reads and clears steal_time.preempted around the VM entry (entryBegin .. entryEnd).
+        engine.at(engine.now() + switchNs, e -> {
+            if (pc.current != v) {
+                v.entering = false;
+                return;
+            }
+            vmEntry(pc, v);
+        });
+    }
+
+    /** vcpu_enter_guest() of {@code v}, switched in on {@code pc}: guest code runs one VM-entry time later. */
+    private void vmEntry(Pcpu pc, HostVcpu v) {
         VcpuEvents hook = hooks[v.vm];
         hook.entryBegin(v.cpu);
         engine.at(engine.now() + entryNs, e -> {
@@ -382,8 +403,9 @@ public final class HostModel implements VcpuHost, KvmHost {
     /**
      * yield_to(target, preempt = true) from kvm_vcpu_yield_to() (kernel/sched/core.c,
      * yield_to_task_fair()): fails when the target is on a CPU or not runnable; else the target
-     * becomes its pCPU's next buddy, that pCPU reschedules, and the yielder's own pCPU runs
-     * another waiting vCPU if there is one (yield_task_fair(), then schedule()).
+     * becomes its pCPU's next buddy, that pCPU reschedules ({@link #reschedRemote} when it is
+     * another), and the yielder's own pCPU runs another waiting vCPU if there is one
+     * (yield_task_fair(), then schedule()).
      */
     boolean yieldTo(HostVcpu me, HostVcpu target) {
         if (target.state != VcpuState.RUNNABLE) {
@@ -394,9 +416,29 @@ public final class HostModel implements VcpuHost, KvmHost {
         tp.nextBuddy = target;
         if (tp != me.pcpu) {
             resched(me.pcpu, true);
+            reschedRemote(tp);
+        } else {
+            resched(tp, true);
         }
-        resched(tp, tp == me.pcpu);
         return true;
+    }
+
+    /**
+     * resched_curr() of another pCPU: smp_send_reschedule()'s IPI reaches it an IPI latency later,
+     * and its vCPU exits to the host and schedules then. Until it does, its vCPU runs on, and
+     * another yield_to() only replaces the next buddy (need_resched is already set, so no second
+     * IPI): of yields that come close together, the last one's target is switched in.
+     */
+    private void reschedRemote(Pcpu pc) {
+        if (pc.reschedIpi != null) {
+            return;
+        }
+        Costs c = guest.costs();
+        long latency = engine.chooseInRange(ChoicePoint.IPI_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
+        pc.reschedIpi = engine.timer(engine.now() + latency, e -> {
+            pc.reschedIpi = null;
+            resched(pc);
+        });
     }
 
     // ------------------------------------------------------------------ balancing: host.balance=idle

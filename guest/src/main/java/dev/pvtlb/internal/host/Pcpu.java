@@ -23,6 +23,8 @@ public final class Pcpu {
     private long minVruntime;
     /** cfs_rq->next: the vCPU a yield_to() asked to run next here, or null. */
     HostVcpu nextBuddy;
+    /** The reschedule IPI on its way here ({@code HostModel.reschedRemote}), or null. */
+    Timer reschedIpi;
     /** The armed slice timer, or null (none armed); cancelled when the pCPU switches vCPU before it fires. */
     Timer sliceTimer;
     /** host.balance=idle: when this idle pCPU looks for a waiting vCPU again (the latest retry armed). */

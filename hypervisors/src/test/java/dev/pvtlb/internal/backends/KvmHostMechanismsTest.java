@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * KVM's host mechanisms with concrete values (x86-skylake: PLE window 1365 ns, VM entry 600 ns,
- * hypercall 600 ns, halt_poll_ns 200 us, host slice 3 ms).
+ * hypercall 600 ns, halt_poll_ns 200 us, host slice 3 ms; a vCPU thread switched in pays the
+ * host's context switch, 2500 ns, before its entry: 3100 ns; a yield to a vCPU on another pCPU
+ * waits for the reschedule IPI, 300..900 ns).
  */
 class KvmHostMechanismsTest {
     /**
@@ -75,15 +77,15 @@ class KvmHostMechanismsTest {
         long withPle = sendToShootdown(ple);
         assertEquals(1, ple.count(Counter.PLE_EXITS), "one exit: the target acks before a second window");
         assertEquals(1, ple.count(Counter.DIRECTED_YIELDS));
-        // IPI hypercall (600) + PLE window (1365) + VM entry of the target (600) + its IRQ entry and flush.
-        // Seed 3 gives 2805 ns.
-        assertTrue(withPle >= 600 + 1365 + 600 && withPle < 3_500, "send to shootdown with PLE: " + withPle + " ns");
+        // IPI hypercall (600) + PLE window (1365) + the host's switch to the target and its VM entry
+        // (2500 + 600; the same pCPU, no reschedule IPI) + its IRQ entry and flush. Seed 3 gives 5395 ns.
+        assertTrue(withPle >= 600 + 1365 + 2500 + 600 && withPle < 6_000, "send to shootdown with PLE: " + withPle + " ns");
         Scripted none = preemptedTarget("false", "false");
         long withoutPle = sendToShootdown(none);
         // How long the IPI waited at the preempted target for its vCPU to run (ipi_delivery): the
-        // PLE window, the yield and the target's VM entry with PLE; the sender's slice without.
-        assertEquals(1_703, delivery(ple));
-        assertEquals(2_298_610, delivery(none));
+        // PLE window, the yield and the target's switch and VM entry with PLE; the sender's slice without.
+        assertEquals(4_003, delivery(ple));
+        assertEquals(2_298_410, delivery(none));
         assertEquals(0, none.count(Counter.PLE_EXITS));
         assertEquals(0, none.count(Counter.DIRECTED_YIELDS));
         // Seed 3 gives 2299792 ns.
@@ -97,9 +99,10 @@ class KvmHostMechanismsTest {
             long t = sendToShootdown(y, 2);
             assertEquals(1, y.count(Counter.DIRECTED_YIELDS), "one KVM_HC_SCHED_YIELD, answered with yield_to()");
             assertEquals(0, y.count(Counter.PLE_EXITS));
-            // No PLE window: IPI hypercall (600) + VM entry of the target (600) + its IRQ entry and flush
-            // (seed 3; 5.10's flush path, concurrentFlush=false, gives 43 ns more).
-            assertEquals(concurrentFlush.equals("true") ? 1917 : 1960, t, "send to shootdown with PV sched yield");
+            // No PLE window: the yield hands the sender's own pCPU to the target, whose switch and VM
+            // entry (2500 + 600) and IRQ entry and flush follow (seed 3; 5.10's flush path,
+            // concurrentFlush=false, gives 43 ns more).
+            assertEquals(concurrentFlush.equals("true") ? 3417 : 3460, t, "send to shootdown with PV sched yield");
             assertEquals(2, y.count(Counter.HYPERCALLS), "KVM_HC_SEND_IPI and KVM_HC_SCHED_YIELD");
         }
     }
@@ -114,7 +117,7 @@ class KvmHostMechanismsTest {
     void aYieldToAVcpuThatRanAheadDoesNotRunItBeforeItsTurn() {
         Scripted y = preemptedTarget("false", "true", "true", true, 6_000_000);
         assertEquals(1, y.count(Counter.DIRECTED_YIELDS), "yield_to() succeeded");
-        assertEquals(5_599_802, sendToShootdown(y, 2), "the target ran at its pCPU's next slice end");
+        assertEquals(6_399_802, sendToShootdown(y, 2), "the target ran at its pCPU's next slice end");
     }
 
     @Test
@@ -164,8 +167,9 @@ class KvmHostMechanismsTest {
         Scripted boost = wokenTarget("true");
         long withBoost = sendToLazySwitch(boost);
         assertTrue(boost.count(Counter.DIRECTED_YIELDS) >= 1);
-        // Seed 5 gives 2880 ns (IPI hypercall, PLE window, VM entry, interrupt).
-        assertTrue(withBoost >= 600 + 1365 + 600 && withBoost < 3_500,
+        // Seed 5 gives 6080 ns (IPI hypercall, PLE window, the reschedule IPI to the target's pCPU,
+        // the host's switch and VM entry, interrupt).
+        assertTrue(withBoost >= 600 + 1365 + 300 + 2500 + 600 && withBoost < 7_000,
                 "vcpu->ready set by kvm_vcpu_wake_up(): yielded to after one PLE window: " + withBoost + " ns");
         Scripted before = wokenTarget("false");
         long without = sendToLazySwitch(before);
@@ -190,17 +194,17 @@ class KvmHostMechanismsTest {
 
     /**
      * The window starts at 0 and doubles from 10 us after each 50 us halt it did not cover (0, 10,
-     * 20, 40 us: four halts scheduled out, each paying a VM entry); from the fifth on, 80 us covers
+     * 20, 40 us: four halts scheduled out, each paying a switch and VM entry); from the fifth on, 80 us covers
      * the halt and the vCPU resumes where it polled.
      */
     @Test
     void aHaltedVcpuWokenWithinItsHaltPollWindowPaysNoVmEntry() {
         Scripted poll = sleeper("true");
         assertEquals(6, poll.count(Counter.HALT_POLL_WAKEUPS));
-        assertEquals(4 * 600, poll.guest.cpuTime().get(1, TimeCategory.STOLEN), "scheduled out while the window grew");
+        assertEquals(4 * 3100, poll.guest.cpuTime().get(1, TimeCategory.STOLEN), "scheduled out while the window grew");
         Scripted noPoll = sleeper("false");
         assertEquals(0, noPoll.count(Counter.HALT_POLL_WAKEUPS));
-        assertEquals(10 * 600, noPoll.guest.cpuTime().get(1, TimeCategory.STOLEN), "a VM entry (600 ns) per wake-up");
+        assertEquals(10 * 3100, noPoll.guest.cpuTime().get(1, TimeCategory.STOLEN), "a switch and VM entry (3100 ns) per wake-up");
     }
 
     /** Two CPU-bound vCPUs on one pCPU: the least-virtual-runtime pick shares it about evenly. */
@@ -258,8 +262,8 @@ class KvmHostMechanismsTest {
         long[] pv = lockWaiter("true");
         // SPIN_THRESHOLD (2^15) turns of 50 ns: vCPU 1 halts 1638.4 us into its wait, past halt
         // polling (200 us) is scheduled out, and the unlock kicks it (one KVM_HC_KICK_CPU): it has
-        // the lock a VM entry (600 ns) and a line transfer (20 ns) after the unlock.
-        assertEquals(620, pv[0]);
+        // the lock the host's switch and a VM entry (2500 + 600 ns) and a line transfer (20 ns) after the unlock.
+        assertEquals(3120, pv[0]);
         assertEquals(1, pv[2], "the kick");
         assertEquals(1, pv[4], "one pv_wait() halt");
         assertTrue(pv[1] >= 3_000_000 - 1_638_400 - 1_001 - 205 && pv[1] <= 3_000_000 - 1_638_400 + 600, "halted " + pv[1] + " ns");
@@ -278,7 +282,7 @@ class KvmHostMechanismsTest {
     void theSpinThresholdIsCountedInTheProfilesPauses() {
         long[] pv = lockWaiter("true", dev.pvtlb.profile.Profile.load(dev.pvtlb.profile.Profile.DEFAULT)
                 .with(java.util.Map.of("cpu.pause.ns", 10.0), "test"));
-        assertEquals(620, pv[0]);
+        assertEquals(3120, pv[0]);
         assertEquals(1, pv[2], "the kick");
         assertTrue(pv[1] >= 3_000_000 - 327_680 - 1_001 - 205 && pv[1] <= 3_000_000 - 327_680 + 600, "halted " + pv[1] + " ns");
     }
@@ -333,14 +337,15 @@ class KvmHostMechanismsTest {
         long[] plain = kickedHeadBehindABusyVcpu("false");
         // Before 266e85a5ec91 the kicked head is runnable but waits until CFS picks it: 11.94 ms
         // after the unlock, while the lock it was handed sits unused.
-        assertEquals(11_943_191, plain[0]);
+        assertEquals(11_948_191, plain[0]);
         assertEquals(0, plain[1], "no directed yield");
         assertEquals(1, plain[2], "the kick");
         assertEquals(1, plain[3], "one pv_wait() halt");
         long[] yield = kickedHeadBehindABusyVcpu("true");
-        // With it the kick's kvm_sched_yield() hands vCPU 0 its pCPU at once: the VM entry (600 ns)
-        // and the lock word's line (20 ns) after the unlock.
-        assertEquals(620, yield[0]);
+        // With it the kick's kvm_sched_yield() hands vCPU 0 its pCPU once the reschedule IPI is
+        // there (300 ns, seed 11): then the host's switch and the VM entry (2500 + 600 ns) and the
+        // lock word's line (20 ns).
+        assertEquals(3420, yield[0]);
         assertEquals(1, yield[1], "the kick's directed yield");
         assertEquals(1, yield[2], "still one hypercall: the yield is the kick's own");
         assertEquals(1, yield[3]);
@@ -364,12 +369,12 @@ class KvmHostMechanismsTest {
     void aWaiterDescheduledDuringItsSpinCountsOnlyTheTurnsItRan() {
         long[] r = preemptedLockWaiter();
         // vCPU 0's first pause-loop exit (2.4 us in) yields its pCPU to vCPU 2, which keeps it 3.5 ms.
-        assertEquals(3_507_800, r[1]);
+        assertEquals(3_512_800, r[1]);
         // Back on its pCPU, vCPU 0 spins the rest of its 2^15 turns (1638.4 us less the 1.4 us it
         // spun before) and halts at about 5.14 ms: halted 6.86 ms until the unlock kicks it. Counted
         // in virtual time, the threshold had passed while it was descheduled and it halted as soon
         // as it ran again: 8496695 ns.
-        assertEquals(6_860_260, r[0]);
+        assertEquals(6_857_760, r[0]);
         assertEquals(1, r[2], "one kick");
     }
 
@@ -402,7 +407,7 @@ class KvmHostMechanismsTest {
         // 4.11 .. 5.3: at its first look at its predecessor (here at its own first pause-loop exit,
         // 1365 ns into the spin) vCPU 1 finds vCPU 0 descheduled and halts in pv_wait(); it is kicked
         // only when it is the head and the lock free, 2.31 ms on, after vCPU 0's section.
-        assertEquals(2_309_875, v411[0]);
+        assertEquals(2_312_375, v411[0]);
         assertEquals(1_365, v411[1]);
         assertEquals(1, v411[2]);
     }
@@ -438,8 +443,8 @@ class KvmHostMechanismsTest {
         assertEquals(2, s.count(Counter.VCPU_PREEMPTIONS));
         // The pCPU shared about evenly: 5.2 ms spun while running, 6.8 ms runnable off the pCPU (the
         // guest's steal time). Booked as the wait's, the whole 12 ms would read as spinning.
-        assertEquals(5_198_435, spun);
-        assertEquals(6_800_600, stolen);
+        assertEquals(5_195_935, spun);
+        assertEquals(6_803_100, stolen);
         assertEquals(12_002_652, held[0], "vCPU 0 had the lock 2.7 us after the unlock");
         assertTrue(held[0] - 1_001 - (spun + stolen) < 5_000, "the wait is spin plus steal: " + (spun + stolen));
     }

@@ -45,8 +45,8 @@ class CfsWakeupTest {
                 .set("mmapLock", "rwsem").set("alloc", "mmap").set("chunk_pages", "32");
         RunReport eevdf = Runner.run(s);
         RunReport cfs = Runner.run(s.set("host.scheduler", "cfs"));
-        assertEquals(12550, Math.round(eevdf.metrics().get("records_per_s").mean()));
-        assertEquals(37933, Math.round(cfs.metrics().get("records_per_s").mean()));
+        assertEquals(7400, Math.round(eevdf.metrics().get("records_per_s").mean()));
+        assertEquals(19056, Math.round(cfs.metrics().get("records_per_s").mean()));
     }
 
     /**
