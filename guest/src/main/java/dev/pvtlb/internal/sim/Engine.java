@@ -192,8 +192,9 @@ public final class Engine {
     }
 
     /**
-     * Stops the run for good: a timed workload's measurement window closed, and what its tasks
-     * would do after it is not part of the run (ebizzy -S), so a runner does not wait for them to
+     * Ends the run: stops it after the step in progress, as {@link #stop()} does, and marks it
+     * ended. A timed workload's measurement window closed, and what its tasks would do after it
+     * is not part of the run (ebizzy -S), so a runner that sees the mark does not wait for them to
      * exit. One engine runs every VM of a host, so this ends theirs too.
      */
     public void endRun() {
