@@ -125,7 +125,7 @@ class ParavirtKvmFlushTest {
         assertEquals(196L, c.get("hypercalls"));
         assertEquals(19L, c.get("vcpu_preemptions"));
         assertEquals(19L, c.get("directed_yields"));
-        assertEquals(58758L, r.steps());
+        assertEquals(58836L, r.steps());
     }
 
     /**
@@ -169,6 +169,6 @@ class ParavirtKvmFlushTest {
         assertEquals(0L, r.counters().get("deferred_flushes"));
         assertEquals(0L, r.counters().get("hypervisor_flushes"));
         assertEquals(277L, r.counters().get("ipis_sent"));
-        assertEquals(58618L, r.steps());
+        assertEquals(58662L, r.steps());
     }
 }
