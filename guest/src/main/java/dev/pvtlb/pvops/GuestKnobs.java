@@ -115,6 +115,15 @@ public final class GuestKnobs {
                     + "cascade the revert names)",
             "halted", "preempted");
 
+    public static final KnobSpec VIRT_SPIN_LOCK = KnobSpec.choice("virtSpinLock", "tas",
+            "a guest on a hypervisor whose spinlocks are not paravirtual (kvm.pvSpinlock=false): tas = the queued spinlock's "
+                    + "slowpath starts with virt_spin_lock(), a test-and-set loop, so a waiter never queues and whichever spinner "
+                    + "looks first takes a released lock, a preempted waiter holding up nobody (native_pv_lock_init() enables "
+                    + "virt_spin_lock_key on any hypervisor; kvm_spinlock_init() leaves it so when the host lacks "
+                    + "KVM_FEATURE_PV_UNHALT); off = the fair queued lock, as with nopvspin or KVM_HINTS_REALTIME, where "
+                    + "kvm_spinlock_init() disables the key",
+            "tas", "off");
+
     public static final KnobSpec ZERO_PAGE = KnobSpec.choice("zeroPage", "off",
             "the shared zero page: off = a read fault on anonymous memory allocates a page as a write does (the model so "
                     + "far); on = it maps the zero page read-only (do_anonymous_page()), and the first write copies it "
@@ -142,7 +151,7 @@ public final class GuestKnobs {
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
             NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
-            MM_CPUMASK, RCU, MMAP_LOCK, RWSEM_READER_SPIN, PAGE_LOCKS, PV_WAIT_EARLY, ZERO_PAGE, SCHED_BALANCE, KERNEL, INJECT);
+            MM_CPUMASK, RCU, MMAP_LOCK, RWSEM_READER_SPIN, PAGE_LOCKS, PV_WAIT_EARLY, VIRT_SPIN_LOCK, ZERO_PAGE, SCHED_BALANCE, KERNEL, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -186,6 +195,8 @@ public final class GuestKnobs {
     public final boolean pageLocks;
     /** pvqspinlock.waitEarly=preempted: a queued waiter also halts behind a preempted predecessor (75437bb304b2). */
     public final boolean pvWaitEarlyPreempted;
+    /** virtSpinLock=tas: without paravirtual spinlocks a hypervisor guest's spinlocks are test-and-set (virt_spin_lock()). */
+    public final boolean virtSpinLockTas;
     /** zeroPage=on: read faults on anonymous memory map the shared zero page; writes copy it. */
     public final boolean zeroPage;
     /** sched.balance=idle: guest tasks move to idle CPUs (wake-up placement and newly idle pulls). */
@@ -202,6 +213,7 @@ public final class GuestKnobs {
         rwsemReaderSpin = k.bool(RWSEM_READER_SPIN.name());
         pageLocks = k.get(PAGE_LOCKS.name()).equals("on");
         zeroPage = k.get(ZERO_PAGE.name()).equals("on");
+        virtSpinLockTas = k.get(VIRT_SPIN_LOCK.name()).equals("tas");
         pvWaitEarlyPreempted = k.get(PV_WAIT_EARLY.name()).equals("preempted");
         String cpumask = k.get(MM_CPUMASK.name());
         mmCpumaskLazy = !cpumask.equals("clear-on-switch");

@@ -242,8 +242,10 @@ public enum KernelRelease {
         m.put("rcu", "CONFIG_PREEMPT_RCU is kernel configuration, available in every release");
         m.put("pageLocks", "a switch of the model's fidelity: every release takes the zone and LRU locks");
         m.put("zeroPage", "a switch of the model's fidelity: every release maps the zero page on a read fault");
-        m.put("kvm.pvSpinlock", "a guest feature (KVM_FEATURE_PV_UNHALT) in every release here since 3.12; the guest leaves "
-                + "it off only on dedicated pCPUs (KVM_HINTS_REALTIME)");
+        m.put("virtSpinLock", "the guest's configuration, not the release's: virt_spin_lock() is the fallback of every release here "
+                + "on a hypervisor, disabled only by nopvspin or KVM_HINTS_REALTIME");
+        m.put("kvm.pvSpinlock", "a guest feature (KVM_FEATURE_PV_UNHALT) in every release here since 3.12; the guest goes "
+                + "without it where the host does not offer it (QEMU's kvm-pv-unhalt), with KVM_HINTS_REALTIME or nopvspin");
         m.put("tableBatch", "whether the batch page allocation fails is memory pressure, not design; every release here has "
                 + "d86564a2f085, so under failure it is fail-invalidate");
         m.put("kvm.ple", "a host module parameter (kvm_intel.ple_gap), on by default in every release here");

@@ -91,6 +91,25 @@ public final class QueuedSpinLock<C extends Cpu> {
         return false;
     }
 
+    /**
+     * virt_spin_lock() (arch/x86/include/asm/qspinlock.h), the slowpath of a hypervisor guest
+     * without paravirtual spinlocks: a test-and-set loop on the lock word, so nobody queues, a
+     * free lock goes to whichever spinner looks first, and a waiter whose vCPU is preempted holds
+     * up nobody (the fair queue's "horrible lock 'holder' preemption issues" of its comment). True
+     * when {@code cpu} now holds the lock; else it spins among the unqueued.
+     */
+    boolean testAndSet(C cpu) {
+        if (holder == null) {
+            holder = cpu;
+            unqueued.remove(cpu);
+            return true;
+        }
+        if (holder != cpu && !unqueued.contains(cpu)) {
+            unqueued.add(cpu);
+        }
+        return holder == cpu;
+    }
+
     /** True while {@code cpu} spins unqueued to steal the lock (the hybrid lock's unfair mode: no pv_wait()). */
     boolean spinsUnqueued(C cpu) {
         return unqueued.contains(cpu);

@@ -18,7 +18,9 @@ import java.util.List;
  * KVM_HC_KICK_CPU and the host wakes its vCPU (kvm_pv_kick_cpu_op() -> kvm_vcpu_kick()); the head
  * then takes the lock if nobody took it meanwhile, and spins and waits again if somebody did. A
  * locker that comes while the head is halted spins unqueued instead and takes the lock at the next
- * unlock ({@link QueuedSpinLock#acquire}). The spin's turns are counted in the virtual time its
+ * unlock ({@link QueuedSpinLock#acquire}). Without paravirtual spinlocks a hypervisor guest's
+ * waiters spin on a test-and-set lock ({@link QueuedSpinLock#testAndSet}, virtSpinLock=tas) or
+ * queue fairly (virtSpinLock=off). The spin's turns are counted in the virtual time its
  * vCPU runs: time the host has it descheduled does not count (a pause-loop exit's own work does).
  */
 public final class SpinLockedSection extends InternalPath {
@@ -58,7 +60,7 @@ public final class SpinLockedSection extends InternalPath {
             case 0 -> {
                 cpu.interrupts().disable();
                 long cost = cpu.lines.write(lock.line(), now); // the lock word's cmpxchg
-                if (lock.acquire(cpu, pv)) {
+                if (testAndSet(g) ? lock.testAndSet(cpu) : lock.acquire(cpu, pv)) {
                     pc = 2;
                     return cost;
                 }
@@ -77,6 +79,11 @@ public final class SpinLockedSection extends InternalPath {
                 }
                 if (lock.holder() == cpu) {
                     return granted(cpu, now); // handed over
+                }
+                if (testAndSet(g)) {
+                    // virt_spin_lock(): woken by an unlock, it tries the word; a loser spins on (the
+                    // losers' failed cmpxchg traffic on the line is left out).
+                    return lock.testAndSet(cpu) ? granted(cpu, now) : BLOCK;
                 }
                 if (pv && lock.spinsUnqueued(cpu)) {
                     if (lock.acquire(cpu, true)) {
@@ -134,6 +141,11 @@ public final class SpinLockedSection extends InternalPath {
         cpu.kernel().engine().cancel(threshold);
         pc = 2;
         return cpu.lines.write(lock.line(), now);
+    }
+
+    /** virtSpinLock=tas: a hypervisor guest without paravirtual spinlocks takes them in virt_spin_lock(). */
+    private static boolean testAndSet(Kernel g) {
+        return g.vcpuHost() != null && !g.pvSpinlock() && g.knobs().virtSpinLockTas;
     }
 
     private static void wakeAll(List<KernelCpu> cpus) {

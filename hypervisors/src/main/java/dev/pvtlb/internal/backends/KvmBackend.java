@@ -53,7 +53,8 @@ public final class KvmBackend extends GuestTableFree implements VcpuEvents {
                     + "before it is scheduled out (kvm_vcpu_halt())");
     static final KnobSpec PV_SPINLOCK = KnobSpec.bool("kvm.pvSpinlock", true,
             "KVM_FEATURE_PV_UNHALT: paravirtual spinlocks (kvm_spinlock_init()): a waiter that has spun SPIN_THRESHOLD turns "
-                    + "halts (kvm_wait) and the unlocker kicks it awake with KVM_HC_KICK_CPU; false: waiters only spin");
+                    + "halts (kvm_wait) and the unlocker kicks it awake with KVM_HC_KICK_CPU; false: waiters only spin, on a test-and-set lock or "
+                    + "queued (the guest's virtSpinLock)");
     static final KnobSpec KICK_YIELD = KnobSpec.bool("kvm.kickYield", true,
             "host: KVM_HC_KICK_CPU ends with kvm_sched_yield() to the woken vCPU when it is ready, so the unlocker's pCPU "
                     + "goes to the queue head it kicked (266e85a5ec91, \"KVM: X86: Boost queue head vCPU to mitigate lock "

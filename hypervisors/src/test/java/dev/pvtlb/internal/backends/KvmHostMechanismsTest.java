@@ -448,4 +448,37 @@ class KvmHostMechanismsTest {
         assertEquals(12_002_652, held[0], "vCPU 0 had the lock 2.7 us after the unlock");
         assertTrue(held[0] - 1_001 - (spun + stolen) < 5_000, "the wait is spin plus steal: " + (spun + stolen));
     }
+
+    /**
+     * Three lockers without paravirtual spinlocks and without pause-loop exits: vCPU 1 holds the
+     * lock 6 ms; vCPU 0 asks 1 us in and shares its pCPU with vCPU 3, which computes throughout, so
+     * the host deschedules vCPU 0 at its slice's end, 4.5 ms into its spin; vCPU 2, alone on its
+     * pCPU, asks 2 us in. Returns when vCPU 0, 1 and 2 had it.
+     */
+    private static long[] lockersBehindAPreemptedWaiter(String virtSpinLock) {
+        GuestConfig cfg = GuestConfig.builder().cpus(4).seed(11).backend("kvm").pcpus(3).knob("kvm.pvSpinlock", "false")
+                .knob("kvm.ple", "false").knob("virtSpinLock", virtSpinLock).build();
+        long[] held = new long[3];
+        Scripted s = lockers(cfg, new long[] {1_001, 1, 2_001}, new long[] {10_000, 6_000_000, 10_000}, held);
+        s.spawn(3, new Spin(30_000_000));
+        s.run();
+        return held;
+    }
+
+    @Test
+    void withoutParavirtualSpinlocksATestAndSetLockGoesPastAPreemptedWaiter() {
+        long[] tas = lockersBehindAPreemptedWaiter("tas");
+        long[] queued = lockersBehindAPreemptedWaiter("off");
+        assertEquals(2_582, tas[1]);
+        assertEquals(2_582, queued[1]);
+        // virt_spin_lock(): vCPU 2 spins on the word and has it 40 ns after vCPU 1's unlock at
+        // 6,002,582 (the unlock's write, then its own); the descheduled vCPU 0 takes it when it runs.
+        assertEquals(6_002_622, tas[2]);
+        assertTrue(tas[0] > tas[2] + 10_000, "vCPU 0 after vCPU 2's section: " + tas[0]);
+        // The fair queue hands the lock to its head, vCPU 0, descheduled: it has it only when the
+        // host runs it again (its switch, VM entry and the line: 10,700,020 + 2500 + 600), and vCPU 2
+        // waits 4.7 ms longer, until vCPU 0's 10-us section ends.
+        assertEquals(10_703_120, queued[0]);
+        assertEquals(10_713_140, queued[2]);
+    }
 }
