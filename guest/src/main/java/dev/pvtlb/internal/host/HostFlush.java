@@ -180,7 +180,7 @@ public final class HostFlush implements HypervisorFlush, VcpuEvents {
     /** The host IPIs the pCPUs of {@code kicked} running vCPUs and waits for their exits. */
     private long kickAndWait(int kicked) {
         Costs c = guest.costs();
-        long latency = guest.engine().chooseInRange(ChoicePoint.HOST_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
+        long latency = c.ipiLatencyNs(guest.engine(), ChoicePoint.HOST_LATENCY);
         return kicked * c.ipiSendNs + latency + c.vmexitNs;
     }
 

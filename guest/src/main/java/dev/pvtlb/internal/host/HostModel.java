@@ -434,7 +434,7 @@ public final class HostModel implements VcpuHost, KvmHost {
             return;
         }
         Costs c = guest.costs();
-        long latency = engine.chooseInRange(ChoicePoint.IPI_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
+        long latency = c.ipiLatencyNs(engine, ChoicePoint.IPI_LATENCY);
         pc.reschedIpi = engine.timer(engine.now() + latency, e -> {
             pc.reschedIpi = null;
             resched(pc);

@@ -29,7 +29,7 @@ public final class HypercallIpi implements IpiDelivery {
         long cost = calls * c.hypercallNs;
         from.kernel().vmstat().add(Counter.HYPERCALLS, calls);
         for (int i = 0; i < count; i++) {
-            long latency = e.chooseInRange(ChoicePoint.IPI_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
+            long latency = c.ipiLatencyNs(e, ChoicePoint.IPI_LATENCY);
             long sentAt = perTarget ? (i + 1) * c.hypercallNs : cost;
             ((KernelCpu) targets[i]).interrupts().scheduleArrival("ipi by hypercall", from, e.now() + sentAt, e.now() + sentAt + latency, kind);
             from.kernel().vmstat().inc(Counter.IPIS_SENT);

@@ -43,7 +43,7 @@ public final class BareMetalIpi implements IpiDelivery {
                 cost += c.ipiSendNs;
                 sentAt = cost;
             }
-            long latency = e.chooseInRange(ChoicePoint.IPI_LATENCY, c.ipiLatencyMinNs, c.ipiLatencyMaxNs, c.ipiLatencyPoints);
+            long latency = c.ipiLatencyNs(e, ChoicePoint.IPI_LATENCY);
             ((KernelCpu) targets[i]).interrupts().scheduleArrival("ipi", from, e.now() + sentAt, e.now() + sentAt + latency, kind);
             from.kernel().vmstat().inc(Counter.IPIS_SENT);
         }

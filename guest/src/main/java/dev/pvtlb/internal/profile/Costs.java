@@ -1,5 +1,7 @@
 package dev.pvtlb.internal.profile;
 
+import dev.pvtlb.internal.sim.Engine;
+import dev.pvtlb.model.ChoicePoint;
 import dev.pvtlb.profile.Profile;
 
 /**
@@ -167,5 +169,13 @@ public final class Costs {
      */
     public long streamNs(long lines, long latencyPs) {
         return (lines * latencyPs / lineFillBuffers + 999) / 1000;
+    }
+
+    /**
+     * An IPI's flight from the sender's ICR write to the target's interrupt: a value in
+     * ipi.latency.min..max, chosen at {@code point} (the explorer's choice; the seed's otherwise).
+     */
+    public long ipiLatencyNs(Engine e, ChoicePoint point) {
+        return e.chooseInRange(point, ipiLatencyMinNs, ipiLatencyMaxNs, ipiLatencyPoints);
     }
 }
