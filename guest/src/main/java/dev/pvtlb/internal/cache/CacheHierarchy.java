@@ -62,4 +62,19 @@ public final class CacheHierarchy {
         }
         return memPs;
     }
+
+    /** A core's L1D, sized by the profile: what each guest core (or host core, under a host topology) has. */
+    public static SetAssociativeCache l1(Costs c) {
+        return new SetAssociativeCache(c.l1Lines, c.l1Ways);
+    }
+
+    /** A core's L2, sized by the profile. */
+    public static SetAssociativeCache l2(Costs c) {
+        return new SetAssociativeCache(c.l2Lines, c.l2Ways);
+    }
+
+    /** A socket's LLC: the profile's share per core times the socket's cores. */
+    public static SetAssociativeCache llc(Costs c, int coresPerSocket) {
+        return new SetAssociativeCache(c.llcLinesPerCore * coresPerSocket, c.llcWays);
+    }
 }

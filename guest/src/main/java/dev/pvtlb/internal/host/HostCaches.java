@@ -28,11 +28,11 @@ final class HostCaches {
         this.l2 = new SetAssociativeCache[cores];
         this.llc = new SetAssociativeCache[host.sockets()];
         for (int c = 0; c < cores; c++) {
-            l1[c] = new SetAssociativeCache(costs.l1Lines, costs.l1Ways);
-            l2[c] = new SetAssociativeCache(costs.l2Lines, costs.l2Ways);
+            l1[c] = CacheHierarchy.l1(costs);
+            l2[c] = CacheHierarchy.l2(costs);
         }
         for (int s = 0; s < llc.length; s++) {
-            llc[s] = new SetAssociativeCache(costs.llcLinesPerCore * host.coresPerSocket(), costs.llcWays);
+            llc[s] = CacheHierarchy.llc(costs, host.coresPerSocket());
         }
         this.hierarchies = new CacheHierarchy[vms][cores];
     }

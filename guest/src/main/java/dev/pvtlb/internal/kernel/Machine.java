@@ -102,19 +102,18 @@ final class Machine {
         for (KernelCpu cpu : cpus) {
             int core = cpu.core;
             if (l1[core] == null) {
-                l1[core] = cache(c.l1Lines, c.l1Ways);
-                l2[core] = cache(c.l2Lines, c.l2Ways);
+                l1[core] = tracked(CacheHierarchy.l1(c));
+                l2[core] = tracked(CacheHierarchy.l2(c));
             }
             if (llc[cpu.socket] == null) {
-                llc[cpu.socket] = cache(c.llcLinesPerCore * topology.coresPerSocket(), c.llcWays);
+                llc[cpu.socket] = tracked(CacheHierarchy.llc(c, topology.coresPerSocket()));
             }
-            cpu.localTlb().caches(new CacheHierarchy(l1[core], l2[core], llc[cpu.socket], c), cache(c.dtlbEntries, c.dtlbWays));
+            cpu.localTlb().caches(new CacheHierarchy(l1[core], l2[core], llc[cpu.socket], c), tracked(new SetAssociativeCache(c.dtlbEntries, c.dtlbWays)));
         }
     }
 
-    /** A new cache level, listed so a new run empties each once, however many CPUs share it. */
-    private SetAssociativeCache cache(int lines, int ways) {
-        SetAssociativeCache level = new SetAssociativeCache(lines, ways);
+    /** {@code level}, listed so a new run empties each once, however many CPUs share it. */
+    private SetAssociativeCache tracked(SetAssociativeCache level) {
         caches.add(level);
         return level;
     }
