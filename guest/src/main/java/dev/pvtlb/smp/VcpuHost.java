@@ -19,6 +19,16 @@ public interface VcpuHost {
     default void kickReturned(Cpu from, Cpu kicked) {}
 
     /**
+     * pv_kick(): {@code from}'s KVM_HC_KICK_CPU wakes {@code halted}, halted in pv_wait(). A host
+     * wakes the vCPU thread from {@code from}'s pCPU (kvm_pv_kick_cpu_op() -> kvm_vcpu_kick() ->
+     * try_to_wake_up()), so preempting the vCPU that runs on another pCPU waits for the reschedule
+     * IPI there. By default a plain wake.
+     */
+    default void kick(Cpu from, Cpu halted) {
+        halted.wake();
+    }
+
+    /**
      * The vCPU started to spin with interrupts on, waiting for other CPUs (csd_lock_wait in
      * smp_call_function_many_cond): what a pause-loop exit can catch. Bare metal ignores it.
      */

@@ -69,6 +69,8 @@ public final class HostModel implements VcpuHost, KvmHost {
     private final Timer[][] balanceTimers;
     /** kvm->last_boosted_vcpu of each VM. */
     final int[] lastBoostedVcpu;
+    /** True while {@link #kick} wakes a vCPU from the kicker's pCPU. */
+    private boolean kickInProgress;
 
     public HostModel(Kernel guest, VcpuEvents hook) {
         this(guest, hook, null);
@@ -648,6 +650,22 @@ public final class HostModel implements VcpuHost, KvmHost {
         }
     }
 
+    /**
+     * The wake-up of {@code halted} runs on {@code from}'s pCPU (kvm_vcpu_kick() in the hypercall):
+     * {@link #kicked} sees {@link #kickInProgress} and leaves a preemption of another pCPU to its
+     * reschedule IPI. A guest IPI's wake-up needs no such delay: its flight is the IPI's, and the
+     * posted-interrupt wake-up handler (pi_wakeup_handler()) wakes the vCPU on its own pCPU.
+     */
+    @Override
+    public void kick(Cpu from, Cpu halted) {
+        kickInProgress = true;
+        try {
+            halted.wake();
+        } finally {
+            kickInProgress = false;
+        }
+    }
+
     @Override
     public void kicked(Cpu view) {
         KernelCpu vcpu = (KernelCpu) view;
@@ -699,8 +717,12 @@ public final class HostModel implements VcpuHost, KvmHost {
         } else if (!cur.entering && (cfs != null ? cfs.preempts(cur.vruntime, v.vruntime)
                 : v.vruntime < cur.vruntime && v.vruntime + sliceNs < cur.deadline)) {
             // check_preempt_wakeup_fair(): the current vCPU is no longer eligible and the woken one's deadline is earlier.
-            voidTimer(pc);
-            switchTo(pc, v);
+            if (kickInProgress && wakerPcpu(vcpu) != pc) {
+                reschedRemote(pc); // resched_curr() of another pCPU: it switches when the IPI arrives
+            } else {
+                voidTimer(pc);
+                switchTo(pc, v);
+            }
         }
         armTimer(pc);
     }

@@ -114,16 +114,16 @@ public final class SpinLockedSection extends InternalPath {
                 long cost = cpu.lines.write(lock.line(), now);
                 KernelCpu next = lock.release(cpu);
                 if (next != null) {
-                    boolean kick = lock.isHalted(next);
-                    if (kick) {
-                        next.interrupts().wokenBy(cpu); // the unlocker's KVM_HC_KICK_CPU wakes the halted waiter
-                    }
-                    next.wake();
-                    if (kick) {
-                        // pv_kick(): KVM_HC_KICK_CPU, a hypercall of the unlocker, and what the host does on its way back.
+                    if (lock.isHalted(next)) {
+                        // pv_kick(): KVM_HC_KICK_CPU, a hypercall of the unlocker that wakes the halted
+                        // waiter, and what the host does on its way back.
+                        next.interrupts().wokenBy(cpu);
+                        g.vcpuHost().kick(cpu, next);
                         g.vmstat().inc(dev.pvtlb.stats.Counter.HYPERCALLS);
                         cost += g.costs().hypercallNs;
                         g.vcpuHost().kickReturned(cpu, next);
+                    } else {
+                        next.wake();
                     }
                 }
                 // The unqueued spinners see the lock word change: the first to look takes it.
