@@ -354,15 +354,16 @@ class KvmHostMechanismsTest {
     /**
      * vCPU 1 holds a spinlock for 12 ms; vCPU 0 asks for it 1 us in and shares its pCPU with vCPU 2,
      * which computes throughout, so the host deschedules vCPU 0 for slices of its spin. Returns
-     * {vCPU 0's halted time, its stolen time, kicks}.
+     * {vCPU 0's halted time, its stolen time, kicks, when vCPU 0 had the lock after vCPU 1's unlock}.
      */
     private static long[] preemptedLockWaiter() {
         GuestConfig cfg = GuestConfig.builder().cpus(3).seed(11).backend("kvm").pcpus(2).build();
-        Scripted s = lockers(cfg, new long[] {1_001, 1}, new long[] {10_000, 12_000_000}, new long[2]);
+        long[] held = new long[2];
+        Scripted s = lockers(cfg, new long[] {1_001, 1}, new long[] {10_000, 12_000_000}, held);
         s.spawn(2, new Spin(30_000_000));
         s.run();
         return new long[] {s.guest.cpuTime().get(0, TimeCategory.IDLE), s.guest.cpuTime().get(0, TimeCategory.STOLEN),
-            s.count(Counter.HYPERCALLS)};
+            s.count(Counter.HYPERCALLS), held[0] - (held[1] + 12_000_000)};
     }
 
     @Test
@@ -378,6 +379,10 @@ class KvmHostMechanismsTest {
         // as it ran again: 8496695 ns.
         assertEquals(6_857_760, r[0]);
         assertEquals(1, r[2], "one kick");
+        // The kick runs try_to_wake_up() on vCPU 1's pCPU: vCPU 0's pCPU switches when the reschedule
+        // IPI arrives (700 ns), then the host's switch and the VM entry (2500 + 600 ns) and the lock
+        // word's line (20 ns).
+        assertEquals(700 + 2_500 + 600 + 20, r[3]);
     }
 
     /**
