@@ -69,6 +69,8 @@ public final class HostModel implements VcpuHost, KvmHost {
     private final Timer[][] balanceTimers;
     /** kvm->last_boosted_vcpu of each VM. */
     final int[] lastBoostedVcpu;
+    /** host.topology has SMT threads: a vCPU shares its pCPU's core with the vCPUs on the sibling pCPUs. */
+    private final boolean smtHost;
     /** True while {@link #kick} wakes a vCPU from the kicker's pCPU. */
     private boolean kickInProgress;
 
@@ -109,6 +111,13 @@ public final class HostModel implements VcpuHost, KvmHost {
         for (int i = 0; i < p; i++) {
             pcpus[i] = new Pcpu(i, cfs, topology, caches);
         }
+        this.smtHost = topology != null && topology.siblingsOf(0).length > 1 && guest.costs().smtSharePermille > 1000;
+        if (smtHost) {
+            for (Pcpu pc : pcpus) {
+                pc.siblings = java.util.Arrays.stream(topology.siblingsOf(pc.id)).filter(s -> s != pc.id).mapToObj(s -> pcpus[s])
+                        .toArray(Pcpu[]::new);
+            }
+        }
         this.periodic = knobs.busyFactor > 0 && p > 1 ? new PeriodicBalance(pcpus, topology, knobs.busyFactor) : null;
         this.balanceTimers = new Timer[periodic == null ? 0 : p][];
         for (int vm = 0; vm < vms; vm++) {
@@ -116,6 +125,7 @@ public final class HostModel implements VcpuHost, KvmHost {
                 Pcpu pc = pcpus[(i + vm) % p];
                 HostVcpu v = new HostVcpu(vm == 0 ? cpus[i] : null, vm, i, pc);
                 v.pleWindowNs = guest.costs().pleWindowNs;
+                shareHostCore(v);
                 pc.vcpus.add(v);
                 pc.seat(v);
                 vmVcpus[vm][i] = v;
@@ -251,10 +261,44 @@ public final class HostModel implements VcpuHost, KvmHost {
         for (int i = 0; i < cpus.length; i++) {
             HostVcpu v = vmVcpus[vm][i];
             v.cpu = cpus[i];
+            shareHostCore(v);
             v.pcpu.seat(v);
             if (v.state != VcpuState.RUNNING) {
                 v.cpu.runState().preempt();
                 hook.descheduled(v.cpu, true);
+            }
+        }
+    }
+
+    /**
+     * Under an SMT host topology, {@code v}'s steps run at its physical core's pace: slower while a
+     * vCPU of any VM executes on a sibling pCPU of the one it is on (SmtSharing, smt.share.factor).
+     * Executing is the guest's: a vCPU halted, spinning on PAUSE, or switched out leaves the core to
+     * its sibling; the host's own switch and VM entry are not counted.
+     */
+    private void shareHostCore(HostVcpu v) {
+        if (smtHost && v.cpu != null) {
+            v.cpu.stepTime().shareHostCore(() -> siblingExecuting(v), now -> coreChanged(v.pcpu, now), guest.costs().smtSharePermille);
+        }
+    }
+
+    /** Whether a vCPU executes on a sibling of {@code v}'s pCPU: a guest's that executes, or another VM's CPU-bound thread. */
+    private static boolean siblingExecuting(HostVcpu v) {
+        for (Pcpu s : v.pcpu.siblings) {
+            HostVcpu c = s.current;
+            if (c != null && c != v && (c.cpu == null || c.cpu.executing())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** What executes on {@code pc} changed at {@code now}: the vCPUs on its sibling pCPUs change pace. */
+    private static void coreChanged(Pcpu pc, long now) {
+        for (Pcpu s : pc.siblings) {
+            HostVcpu c = s.current;
+            if (c != null && c.cpu != null) {
+                c.cpu.stepTime().rescale(now);
             }
         }
     }
@@ -307,6 +351,7 @@ public final class HostModel implements VcpuHost, KvmHost {
     /** Takes the current vCPU of {@code pc} off (still runnable) and enters {@code next}. */
     private void switchTo(Pcpu pc, HostVcpu next) {
         HostVcpu prev = pc.current;
+        boolean cpuBoundLeaves = prev != null && prev.cpu == null && next.cpu != null;
         if (prev != null) {
             prev.state = VcpuState.RUNNABLE;
             prev.offCpuSince = engine.now();
@@ -321,6 +366,9 @@ public final class HostModel implements VcpuHost, KvmHost {
             }
         }
         enter(pc, next);
+        if (cpuBoundLeaves) {
+            coreChanged(pc, engine.now()); // nothing executes on pc until next's entry ends
+        }
     }
 
     /** Puts {@code v} on {@code pc}: the host's switch to its thread, then its VM entry ({@link #vmEntry}). */
@@ -343,6 +391,7 @@ public final class HostModel implements VcpuHost, KvmHost {
             KvmSpin.leaveSpinLoop(v); // back from the schedule() in its directed yield
         }
         if (v.cpu == null) {
+            coreChanged(pc, engine.now()); // another VM's CPU-bound thread executes from now
             return;
         }
         v.entering = true;

@@ -35,6 +35,8 @@ public final class Pcpu {
     /** Its socket and its core (numbered across sockets) under host.topology; -1 without one. */
     final int socket;
     final int core;
+    /** The other threads of its core under an SMT host.topology (set once every pCPU exists); empty otherwise. */
+    Pcpu[] siblings = new Pcpu[0];
     /** The host's caches under host.topology (this pCPU's are its core's and socket's); null without one. */
     private final HostCaches caches;
 

@@ -240,7 +240,7 @@ public final class KernelCpu implements Cpu, Event, InterruptibleCpu, VcpuExecut
     }
 
     /** Executing on its core: not blocked (in HLT or a PAUSE loop), not descheduled; what slows an SMT sibling. */
-    boolean executing() {
+    public boolean executing() {
         return !blocked && runState.running() && !paths.isEmpty();
     }
 

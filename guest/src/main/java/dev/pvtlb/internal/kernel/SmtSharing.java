@@ -24,8 +24,9 @@ import java.util.function.LongConsumer;
  * factor's slower pace while a sibling executes and at its own pace while none does, and its end
  * moves each time a sibling starts or stops executing during it ({@link StepTime#rescale},
  * {@link StepSchedule#move}). A long interrupt handler that begins while its sibling runs a 47 ns
- * local flush is slowed for those 47 ns, not whole. Only the guest's topology is modelled: a
- * vCPU's siblings are the vCPUs of its virtual core.
+ * local flush is slowed for those 47 ns, not whole. A CPU's siblings are those of its guest's
+ * topology, except under a host topology with SMT, where a vCPU's are whatever runs on the
+ * sibling pCPUs of the pCPU it is on ({@code HostModel.shareHostCore}).
  *
  * <p>The factor is kept in thousandths and applied in integer arithmetic (rounded half up), so a
  * run is exactly reproducible; a CPU without siblings, or a factor of 1, keeps every cost as it is.

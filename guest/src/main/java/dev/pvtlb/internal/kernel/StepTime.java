@@ -42,6 +42,18 @@ public final class StepTime {
         this.smt = smt;
     }
 
+    /**
+     * Under a host topology with SMT a vCPU's core is its pCPU's: it runs {@code permille}
+     * thousandths slower while {@code siblingExecuting} says a vCPU (of any VM) executes on a
+     * sibling pCPU, and {@code rescaleSiblings} re-paces theirs when this one starts or stops
+     * executing. Replaces the sharing with the vCPUs of its virtual core.
+     */
+    public void shareHostCore(java.util.function.BooleanSupplier siblingExecuting, java.util.function.LongConsumer rescaleSiblings,
+            long permille) {
+        smt(SmtSharing.of(new java.util.function.BooleanSupplier[] {siblingExecuting},
+                new java.util.function.LongConsumer[] {rescaleSiblings}, permille));
+    }
+
     /** A step begins: how much its siblings slow it is what they do now. */
     void begin() {
         sharePermille = smt.permilleNow();
@@ -108,7 +120,7 @@ public final class StepTime {
      * the pace that holds from now, so its remaining time is scaled by new / old factor and its
      * end moves.
      */
-    void rescale(long now) {
+    public void rescale(long now) {
         if (work == null || end <= now) {
             return;
         }
