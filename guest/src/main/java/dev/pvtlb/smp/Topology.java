@@ -111,6 +111,11 @@ public record Topology(int sockets, int coresPerSocket, int threadsPerCore) {
         return s;
     }
 
+    /** The other threads of cpu's core: {@link #siblingsOf} without cpu, ascending. */
+    public int[] otherThreadsOf(int cpu) {
+        return java.util.Arrays.stream(siblingsOf(cpu)).filter(s -> s != cpu).toArray();
+    }
+
     @Override
     public String toString() {
         return sockets + "x" + coresPerSocket + "x" + threadsPerCore;

@@ -114,7 +114,7 @@ public final class HostModel implements VcpuHost, KvmHost {
         this.smtHost = topology != null && topology.siblingsOf(0).length > 1 && guest.costs().smtSharePermille > 1000;
         if (smtHost) {
             for (Pcpu pc : pcpus) {
-                pc.siblings = java.util.Arrays.stream(topology.siblingsOf(pc.id)).filter(s -> s != pc.id).mapToObj(s -> pcpus[s])
+                pc.siblings = java.util.Arrays.stream(topology.otherThreadsOf(pc.id)).mapToObj(s -> pcpus[s])
                         .toArray(Pcpu[]::new);
             }
         }

@@ -60,7 +60,7 @@ final class Machine {
         wireCaches(costs);
         for (KernelCpu c : cpus) {
             // topology_sibling_cpumask without the CPU itself
-            KernelCpu[] siblings = Arrays.stream(topology.siblingsOf(c.id)).filter(s -> s != c.id)
+            KernelCpu[] siblings = Arrays.stream(topology.otherThreadsOf(c.id))
                     .mapToObj(s -> cpus[s]).toArray(KernelCpu[]::new);
             c.stepTime().smt(SmtSharing.of(Arrays.stream(siblings).map(s -> (BooleanSupplier) s::executing).toArray(BooleanSupplier[]::new),
                     Arrays.stream(siblings).map(s -> (LongConsumer) s.stepTime()::rescale).toArray(LongConsumer[]::new),
