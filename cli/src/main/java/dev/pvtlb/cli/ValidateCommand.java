@@ -20,6 +20,7 @@ import dev.pvtlb.validation.ValidationOutcome;
 import dev.pvtlb.validation.calibration.CalibratedProfile;
 import dev.pvtlb.validation.calibration.Calibration;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,6 +49,7 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every experiment ran (a fail verdict is data, not an error; read the table or --json)",
             "2:bad input (unknown --only id, an output file that cannot be written, --sensitivity with no ranges in the profile, "
+                + "--keys without --sensitivity or naming no ranged ASSUMED figure, "
                 + "--profile, --threads or --rounds without --host)",
             "3:internal error", "4:a run made no progress (the engine's watchdog)"})
 final class ValidateCommand implements Callable<Integer> {
@@ -71,6 +73,11 @@ final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--sensitivity", description = "re-run each experiment with every ASSUMED profile figure at the low and the high "
             + "end of its range, one figure at a time, and say where a figure leaves its band and which keys can flip each experiment")
     boolean sensitivity;
+
+    @Option(names = "--keys", paramLabel = "KEY", split = ",", description = "with --sensitivity: vary only these ASSUMED profile "
+            + "figures (repeatable, or comma-separated); each end's line still comes as it is judged, and no experiment is judged "
+            + "reproduced, since the other ranges were not tried")
+    List<String> keys = new ArrayList<>();
 
     @Option(names = "--steady", description = "re-run every run with its measurement window doubled (ops or host_slices x2) and "
             + "say per figure whether it is steady: moved by less than a quarter of its band's width (about 3x the time)")
@@ -144,9 +151,14 @@ final class ValidateCommand implements Callable<Integer> {
             }
             return callFidelityCheck(experiments, threads);
         }
+        PrintWriter out = spec.commandLine().getOut();
         ValidationOutcome outcome = Validation.run(experiments, new ValidationOptions(level, threads, sensitivity, steady,
-                new ProgressBar(spec.commandLine().getErr(), quiet), reps != null ? reps : ValidationOptions.DEFAULT_REPS));
-        outcome.print(spec.commandLine().getOut());
+                new ProgressBar(spec.commandLine().getErr(), quiet), reps != null ? reps : ValidationOptions.DEFAULT_REPS,
+                List.copyOf(new LinkedHashSet<>(keys)), line -> {
+                    out.println(line);
+                    out.flush();
+                }));
+        outcome.print(out);
         if (json != null) {
             ReportFile.write(json, "--json", outcome.json());
         }
@@ -161,8 +173,8 @@ final class ValidateCommand implements Callable<Integer> {
 
     /** {@code --fidelity-check}: both levels side by side, instead of the validation table. */
     private Integer callFidelityCheck(List<ValidationExperiment> experiments, int threads) throws InterruptedException, IOException {
-        if (sensitivity || steady) {
-            throw new ModelException((sensitivity ? "--sensitivity" : "--steady") + " does not go with --fidelity-check");
+        if (sensitivity || steady || !keys.isEmpty()) {
+            throw new ModelException((sensitivity ? "--sensitivity" : steady ? "--steady" : "--keys") + " does not go with --fidelity-check");
         }
         FidelityCheck check = Validation.fidelityCheck(experiments, threads, new ProgressBar(spec.commandLine().getErr(), quiet));
         check.print(spec.commandLine().getOut());
@@ -180,8 +192,9 @@ final class ValidateCommand implements Callable<Integer> {
 
     /** {@code --host}: every check before the first measurement, then rounds of calibration (unless --profile) and twins. */
     private Integer callHost() throws IOException {
-        if (!only.isEmpty() || sensitivity || steady || markdown != null) {
-            throw new ModelException((sensitivity ? "--sensitivity" : steady ? "--steady" : markdown != null ? "--markdown" : "--only")
+        if (!only.isEmpty() || sensitivity || steady || markdown != null || !keys.isEmpty()) {
+            throw new ModelException((sensitivity ? "--sensitivity" : steady ? "--steady" : markdown != null ? "--markdown"
+                    : !keys.isEmpty() ? "--keys" : "--only")
                     + " does not go with --host");
         }
         ReportFile.check(json, "--json");

@@ -32,6 +32,9 @@ class ValidateCommandTest {
         Path j = dir.resolve("s.json");
         MainTest.Result r = MainTest.pvtlb("validate", "--only", "arm64-noise", "--sensitivity", "--quiet", "--json", j.toString());
         assertEquals(0, r.code(), r.err());
+        // Each end's line as it is judged, before the table: the first key of the ranges, at its low end.
+        assertTrue(r.out().startsWith("sensitivity cache.l2.ns=3.6: arm64-noise breaks: victim time with noise / alone, broadcast TLBI x1.09 "
+                + "(outside [x1.10, x1.45]); victim time with noise / alone, local TLBI x1.00\n"), r.out());
         assertTrue(r.out().contains("sensitivity: 52 ASSUMED figures, each at the low and the high end of its range (cache.l2.ns 3.6..6.8, cache.llc.ns 13.6..40, "),
                 r.out());
         assertTrue(r.out().contains("arm64-noise         victim time with noise / alone, broadcast TLBI  x1.09       "
@@ -55,6 +58,36 @@ class ValidateCommandTest {
         assertTrue(json.contains("\"lowest\": 1.020859,\n"), json);
         assertTrue(json.contains("\"unread_keys\": [\n          \"fault.dax.ns\",\n          \"invlpgb.count_max\",\n"), json);
         assertTrue(json.contains("\"tlbi.sync.ns\": {"), json);
+    }
+
+    /**
+     * --keys: only the named ranges are varied, each end writes its line as soon as it is judged (before the
+     * table, in key order at any --parallel), and no experiment is judged reproduced on two of 52 ranges.
+     */
+    @Test
+    void keysVaryOnlyTheNamedFiguresAndEachEndIsReportedAsItComes(@TempDir Path dir) throws Exception {
+        Path j = dir.resolve("k.json");
+        MainTest.Result r = MainTest.pvtlb("validate", "--only", "arm64-noise", "--sensitivity", "--keys", "tlbi.sync.ns,tlbi.bystander.ns",
+                "--parallel", "2", "--quiet", "--json", j.toString());
+        assertEquals(0, r.code(), r.err());
+        String broadcast = "victim time with noise / alone, broadcast TLBI ";
+        String local = "; victim time with noise / alone, local TLBI x1.00\n";
+        assertTrue(r.out().startsWith("sensitivity tlbi.bystander.ns=5: arm64-noise breaks: " + broadcast + "x1.03 (outside [x1.10, x1.45])" + local
+                + "sensitivity tlbi.bystander.ns=100: arm64-noise holds: " + broadcast + "x1.36" + local
+                + "sensitivity tlbi.sync.ns=200: arm64-noise holds: " + broadcast + "x1.11" + local
+                + "sensitivity tlbi.sync.ns=4000: arm64-noise breaks: " + broadcast + "x1.02 (outside [x1.10, x1.45])" + local
+                + "validate: 1 experiment(s) of validation.md"), r.out());
+        assertTrue(r.out().contains("sensitivity: 2 of the 52 ASSUMED figures, each at the low and the high end of its range "
+                + "(tlbi.bystander.ns 5..100, tlbi.sync.ns 200..4000), one at a time\n"), r.out());
+        assertTrue(r.out().contains("  arm64-noise         tlbi.bystander.ns, tlbi.sync.ns\n"), r.out());
+        assertTrue(r.out().endsWith("reproduced: not judged, only 2 of the 52 ASSUMED figures were varied (--keys)\n"), r.out());
+        String json = Files.readString(j);
+        assertTrue(json.contains("\"partial\": true,\n"), json);
+        assertTrue(json.contains("\"ends\": 4,\n"), json);
+        assertTrue(json.contains("\"reproduced\": false,\n"), json);
+        MainTest.assertRefusedInOneLine("validate --only arm64-noise --keys tlbi.ns");
+        MainTest.assertRefusedInOneLine("validate --only arm64-noise --sensitivity --keys nosuch.ns");
+        MainTest.assertRefusedInOneLine("validate --fidelity-check --keys tlbi.ns");
     }
 
     @Test

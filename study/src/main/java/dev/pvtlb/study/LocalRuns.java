@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
+import java.util.function.ObjIntConsumer;
 
 /**
  * Independent runs on a pool of local threads, results in the items' order whatever order they
@@ -31,6 +32,16 @@ public final class LocalRuns {
      */
     public static <T, R> List<R> run(List<T> items, int parallel, Function<T, R> work, Function<T, String> name,
                                      String threadName, ProgressBar progress) throws InterruptedException {
+        return run(items, parallel, work, name, threadName, progress, (r, k) -> { });
+    }
+
+    /**
+     * {@link #run(List, int, Function, Function, String, ProgressBar)}, handing {@code finished}
+     * each item's result and index as its run completes, on the calling thread and in the order
+     * runs finish, so a caller can report a group of runs as soon as its last one is done.
+     */
+    public static <T, R> List<R> run(List<T> items, int parallel, Function<T, R> work, Function<T, String> name,
+                                     String threadName, ProgressBar progress, ObjIntConsumer<R> finished) throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(parallel, items.size())), r -> {
             Thread t = new Thread(r, threadName);
             t.setDaemon(true);
@@ -58,7 +69,8 @@ public final class LocalRuns {
             for (int i = 0; i < items.size(); i++) {
                 Future<Integer> f = done.take();
                 try {
-                    f.get();
+                    int k = f.get();
+                    finished.accept(results.get(k), k);
                 } catch (ExecutionException e) {
                     if (e.getCause() instanceof RuntimeException re) {
                         throw re;

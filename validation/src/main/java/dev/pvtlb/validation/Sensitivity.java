@@ -12,6 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * {@code pvtlb validate --sensitivity}: one figure at a time, every ASSUMED figure of the runs'
@@ -41,14 +44,22 @@ public final class Sensitivity {
     private final Map<String, List<String>> unread;
     /** Every figure outside its band at some end, in experiment and range order. */
     private final List<Break> breaks;
+    /** How many ranged ASSUMED figures the runs' profiles have; more than {@link #ranges} when only some were asked for. */
+    private final int assumed;
 
     private Sensitivity(List<ValidationResult> mid, Map<String, Profile.Range> ranges, List<End> ends,
-                        Map<String, List<String>> unread) {
+                        Map<String, List<String>> unread, int assumed) {
         this.mid = mid;
         this.ranges = ranges;
         this.ends = ends;
         this.unread = unread;
+        this.assumed = assumed;
         this.breaks = findBreaks();
+    }
+
+    /** Whether only some of the ASSUMED figures were varied ({@code --keys}): then no experiment is judged reproduced. */
+    public boolean partial() {
+        return ranges.size() < assumed;
     }
 
     /** The ASSUMED ranges of the profiles the runs use (a figure assumed in any of them). */
@@ -87,41 +98,60 @@ public final class Sensitivity {
      * to is never consulted, so the run would give the same bytes. Such a run is not run again.
      */
     static Sensitivity run(List<ValidationExperiment> experiments, List<ValidationResult> mid, List<ValidationRun> runs,
-                           RunResults base, int parallel, ProgressBar progress) throws InterruptedException {
+                           RunResults base, int parallel, ProgressBar progress, Set<String> only, Consumer<String> log)
+            throws InterruptedException {
         Map<String, Map<String, Profile.Range>> own = ownRanges(runs);
         Map<String, Profile.Range> ranges = union(own);
-        List<ValidationRun> all = new ArrayList<>();
-        for (Map.Entry<String, Profile.Range> e : ranges.entrySet()) {
-            for (int side = 0; side < ends(e.getValue()).length; side++) {
-                for (ValidationRun r : runs) {
-                    ValidationRun v = at(r, own.get(r.key()), base, e.getKey(), side);
-                    if (v != r) {
-                        all.add(v);
-                    }
-                }
-            }
+        int assumed = ranges.size();
+        if (!only.isEmpty()) {
+            ranges.keySet().retainAll(only);
         }
-        RunResults results = ValidationRunner.run(all, parallel, progress);
-        List<End> ends = new ArrayList<>();
+        List<String> endKeys = new ArrayList<>();
+        List<Integer> endSides = new ArrayList<>();
+        List<Double> endValues = new ArrayList<>();
+        List<List<ValidationRun>> groups = new ArrayList<>();
         for (Map.Entry<String, Profile.Range> e : ranges.entrySet()) {
             double[] sides = ends(e.getValue());
             for (int side = 0; side < sides.length; side++) {
-                Map<String, RunReport> view = new LinkedHashMap<>();
+                List<ValidationRun> group = new ArrayList<>();
                 for (ValidationRun r : runs) {
                     ValidationRun v = at(r, own.get(r.key()), base, e.getKey(), side);
-                    view.put(r.key(), v == r ? base.reports().get(r.key()) : results.reports().get(v.key()));
+                    if (v != r) {
+                        group.add(v);
+                    }
                 }
-                RunResults at = new RunResults(view);
-                Map<String, List<Double>> emulated = new LinkedHashMap<>();
-                Map<String, List<Boolean>> resolved = new LinkedHashMap<>();
-                for (ValidationExperiment x : experiments) {
-                    List<ValidationResult.Figure> figures = ValidationResult.of(x, at).figures();
-                    emulated.put(x.id(), figures.stream().map(ValidationResult.Figure::emulated).toList());
-                    resolved.put(x.id(), figures.stream().map(ValidationResult.Figure::resolved).toList());
-                }
-                ends.add(new End(e.getKey(), sides[side], emulated, resolved));
+                endKeys.add(e.getKey());
+                endSides.add(side);
+                endValues.add(sides[side]);
+                groups.add(group);
             }
         }
+        List<End> ends = new ArrayList<>();
+        // Each end is judged, and its line written, as soon as its runs (and every earlier end's) are done.
+        ValidationRunner.runGroups(groups, parallel, progress, (results, g) -> {
+            String key = endKeys.get(g);
+            Map<String, RunReport> view = new LinkedHashMap<>();
+            Set<String> varied = new HashSet<>();
+            for (ValidationRun r : runs) {
+                ValidationRun v = at(r, own.get(r.key()), base, key, endSides.get(g));
+                view.put(r.key(), v == r ? base.reports().get(r.key()) : results.reports().get(v.key()));
+                if (v != r) {
+                    varied.add(r.key());
+                }
+            }
+            RunResults at = new RunResults(view);
+            Map<String, List<Double>> emulated = new LinkedHashMap<>();
+            Map<String, List<Boolean>> resolved = new LinkedHashMap<>();
+            for (ValidationExperiment x : experiments) {
+                List<ValidationResult.Figure> figures = ValidationResult.of(x, at).figures();
+                emulated.put(x.id(), figures.stream().map(ValidationResult.Figure::emulated).toList());
+                resolved.put(x.id(), figures.stream().map(ValidationResult.Figure::resolved).toList());
+                if (x.runs().stream().anyMatch(r -> varied.contains(r.key()))) {
+                    log.accept(endLine(x, key, endValues.get(g), emulated.get(x.id())));
+                }
+            }
+            ends.add(new End(key, endValues.get(g), emulated, resolved));
+        });
         Map<String, List<String>> unread = new LinkedHashMap<>();
         for (ValidationExperiment x : experiments) {
             List<String> keys = new ArrayList<>();
@@ -132,7 +162,23 @@ public final class Sensitivity {
             }
             unread.put(x.id(), List.copyOf(keys));
         }
-        return new Sensitivity(mid, ranges, ends, unread);
+        return new Sensitivity(mid, ranges, ends, unread, assumed);
+    }
+
+    /**
+     * The line an end writes as soon as it is judged, one per experiment whose runs it changed:
+     * the key and value, whether every figure is inside its band there, and each figure.
+     */
+    private static String endLine(ValidationExperiment x, String key, double value, List<Double> emulated) {
+        List<String> parts = new ArrayList<>();
+        boolean all = true;
+        for (int i = 0; i < x.figures().size(); i++) {
+            ValidationFigure f = x.figures().get(i);
+            boolean in = holds(f, emulated.get(i));
+            all &= in;
+            parts.add(f.name() + " " + f.unit().format(emulated.get(i)) + (in ? "" : " (outside " + f.band().describe(f.unit()) + ")"));
+        }
+        return "sensitivity " + key + "=" + Json.number(value) + ": " + x.id() + (all ? " holds: " : " breaks: ") + String.join("; ", parts);
     }
 
     /**
@@ -243,10 +289,13 @@ public final class Sensitivity {
         return false;
     }
 
-    /** Reproduced: every figure, details included, in its band at the profile's values and at every end. */
+    /**
+     * Reproduced: every figure, details included, in its band at the profile's values and at every
+     * end of every range; never when only some ranges were varied ({@link #partial()}).
+     */
     public boolean reproduced(ValidationResult r) {
         // Details count here: a pass that hangs on how the runs were pooled is not reproduced.
-        return r.figures().stream().allMatch(ValidationResult.Figure::pass)
+        return !partial() && r.figures().stream().allMatch(ValidationResult.Figure::pass)
                 && breaks.stream().noneMatch(b -> b.experiment().equals(r.experiment().id()));
     }
 
@@ -279,8 +328,8 @@ public final class Sensitivity {
 
     /** The section {@code pvtlb validate --sensitivity} prints after the table. */
     public void print(PrintWriter out) {
-        out.printf("%nsensitivity: %d ASSUMED figures, each at the low and the high end of its range (%s), one at a time%n%n",
-                ranges.size(), String.join(", ", ranges.entrySet().stream()
+        out.printf("%nsensitivity: %s ASSUMED figures, each at the low and the high end of its range (%s), one at a time%n%n",
+                partial() ? ranges.size() + " of the " + assumed : Integer.toString(ranges.size()), String.join(", ", ranges.entrySet().stream()
                         .map(e -> e.getKey() + " " + Json.number(e.getValue().low()) + ".." + Json.number(e.getValue().high())).toList()));
         String row = "%-19s %-47s %-11s %-25s %-22s %s%n";
         out.printf(row, "id", "figure", "emulated", "over all ends", "band", "at the ends");
@@ -338,7 +387,12 @@ public final class Sensitivity {
         for (ValidationResult r : mid) {
             verdicts.add(r.experiment().id() + " " + (reproduced(r) ? "reproduced" : "not reproduced"));
         }
-        out.printf("%nreproduced (every figure in its band at the profile's values and at both ends of every range): %s%n", String.join(", ", verdicts));
+        if (partial()) {
+            out.printf("%nreproduced: not judged, only %d of the %d ASSUMED figures were varied (--keys)%n", ranges.size(), assumed);
+        } else {
+            out.printf("%nreproduced (every figure in its band at the profile's values and at both ends of every range): %s%n",
+                    String.join(", ", verdicts));
+        }
     }
 
     /** The JSON section: ranges, per experiment the ends held and each break. */
@@ -352,6 +406,7 @@ public final class Sensitivity {
             rs.put(k, lh);
         });
         m.put("ranges", rs);
+        m.put("partial", partial());
         List<Object> xs = new ArrayList<>();
         for (ValidationResult r : mid) {
             Map<String, Object> x = new LinkedHashMap<>();
@@ -402,8 +457,8 @@ public final class Sensitivity {
         for (ValidationResult r : mid) {
             boolean ok = reproduced(r);
             b.append("<tr><td>").append(Html.escape(r.experiment().id())).append("</td><td>").append(endsHeld(r)).append(" of ")
-                    .append(ends.size()).append("</td><td class='").append(ok ? "pass" : "fail").append("'>")
-                    .append(ok ? "yes" : "no").append("</td><td>").append(Html.escape(String.join(", ", flipKeys(r))))
+                    .append(ends.size()).append("</td><td class='").append(ok ? "pass" : partial() ? "" : "fail").append("'>")
+                    .append(ok ? "yes" : partial() ? "not judged (--keys)" : "no").append("</td><td>").append(Html.escape(String.join(", ", flipKeys(r))))
                     .append("</td></tr>\n");
         }
         return b.append("</table>\n").toString();

@@ -60,15 +60,34 @@ public final class Validation {
             throw new dev.pvtlb.model.ModelException("--sensitivity: the runs' profile gives no ASSUMED figure with a range "
                     + "('# ASSUMED range: LOW..HIGH' above its key); nothing to vary");
         }
+        checkKeys(options, runs);
         List<ValidationRun> doubledRuns = options.steady() ? SteadyState.doubledRuns(runs) : null;
         RunResults results = ValidationRunner.run(runs, options.parallel(), options.progress());
         List<ValidationResult> outcome = experiments.stream().map(e -> ValidationResult.of(e, results)).toList();
         // Sensitivity runs after the table's runs, so a failing figure is seen before the long part.
         Sensitivity s = options.sensitivity()
-                ? Sensitivity.run(experiments, outcome, runs, results, options.parallel(), options.progress()) : null;
+                ? Sensitivity.run(experiments, outcome, runs, results, options.parallel(), options.progress(),
+                        new java.util.HashSet<>(options.sensitivityKeys()), options.log()) : null;
         SteadyState st = options.steady()
                 ? SteadyState.run(outcome, runs, doubledRuns, options.parallel(), options.progress()) : null;
         return new ValidationOutcome(outcome, options.fidelity().key(), options.reps(), s, st);
+    }
+
+    /** Refuses sensitivity keys without a sensitivity, or naming a figure no run's profile gives a range. */
+    private static void checkKeys(ValidationOptions options, List<ValidationRun> runs) {
+        if (options.sensitivityKeys().isEmpty()) {
+            return;
+        }
+        if (!options.sensitivity()) {
+            throw new dev.pvtlb.model.ModelException("--keys goes with --sensitivity");
+        }
+        java.util.Set<String> ranged = Sensitivity.rangesOf(runs).keySet();
+        for (String key : options.sensitivityKeys()) {
+            if (!ranged.contains(key)) {
+                throw new dev.pvtlb.model.ModelException("--keys: '" + key + "' is not an ASSUMED figure with a range in the profiles "
+                        + "of these experiments' runs (" + ranged.size() + " are: " + String.join(", ", ranged) + ")");
+            }
+        }
     }
 
     /**

@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ObjIntConsumer;
 
 /**
  * Runs the distinct runs of some experiments on a pool of threads, as the study module's sweep
@@ -35,32 +36,73 @@ final class ValidationRunner {
 
     /** Runs every run ({@code parallel} at once) and returns the reports by run key. */
     static RunResults run(List<ValidationRun> runs, int parallel, ProgressBar progress) throws InterruptedException {
+        return runGroups(List.of(runs), parallel, progress, (group, g) -> { });
+    }
+
+    /**
+     * Runs every group's runs ({@code parallel} at once), group after group and each group's
+     * largest first, and hands {@code groupDone} each group's reports with its index as soon as
+     * it and every group before it are done: groups are reported in their order whatever order
+     * runs finish in, so what a caller prints from them is the same on any pool. Returns every
+     * report by run key.
+     */
+    static RunResults runGroups(List<List<ValidationRun>> groups, int parallel, ProgressBar progress,
+                                ObjIntConsumer<RunResults> groupDone) throws InterruptedException {
+        List<ValidationRun> runs = new ArrayList<>();
         List<Scenario> scenarios = new ArrayList<>();
-        for (ValidationRun r : runs) {
-            Scenario s = r.build();
-            ScenarioArgs.check(s); // a run the model would refuse stops the suite before any work
-            scenarios.add(s);
-        }
-        List<Integer> order = new ArrayList<>();
-        long[] sizes = new long[runs.size()];
-        for (int i = 0; i < runs.size(); i++) {
-            order.add(i);
-            sizes[i] = size(scenarios.get(i));
-        }
-        // Largest first: the pool ends when its last run does, and a large run started last keeps
-        // one thread busy while the others idle. A stable sort keeps table order among equals.
-        order.sort(Comparator.comparingLong((Integer i) -> sizes[i]).reversed());
-        List<RunReport> done = LocalRuns.run(order, parallel, i -> Runner.run(scenarios.get(i)),
-                i -> runs.get(i).key() + " (" + runs.get(i).commandLine() + ")", "pvtlb-validate", progress);
-        RunReport[] byRun = new RunReport[runs.size()];
-        for (int j = 0; j < order.size(); j++) {
-            byRun[order.get(j)] = done.get(j);
+        List<Integer> groupOf = new ArrayList<>();
+        int[] left = new int[groups.size()];
+        for (int g = 0; g < groups.size(); g++) {
+            // Largest first: a group ends when its last run does, and a large run started last keeps
+            // one thread busy while the others idle. A stable sort keeps table order among equals.
+            List<ValidationRun> group = groups.get(g);
+            List<Scenario> built = new ArrayList<>();
+            for (ValidationRun r : group) {
+                Scenario s = r.build();
+                ScenarioArgs.check(s); // a run the model would refuse stops the suite before any work
+                built.add(s);
+            }
+            List<Integer> order = new ArrayList<>();
+            for (int i = 0; i < group.size(); i++) {
+                order.add(i);
+            }
+            order.sort(Comparator.comparingLong((Integer i) -> size(built.get(i))).reversed());
+            for (int i : order) {
+                runs.add(group.get(i));
+                scenarios.add(built.get(i));
+                groupOf.add(g);
+            }
+            left[g] = group.size();
         }
         Map<String, RunReport> reports = new LinkedHashMap<>();
+        int[] next = {0};
+        List<Integer> indices = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
-            reports.put(runs.get(i).key(), byRun[i]);
+            indices.add(i);
         }
-        return new RunResults(Collections.unmodifiableMap(reports));
+        Runnable report = () -> {
+            while (next[0] < groups.size() && left[next[0]] == 0) {
+                Map<String, RunReport> mine = new LinkedHashMap<>();
+                for (ValidationRun r : groups.get(next[0])) {
+                    mine.put(r.key(), reports.get(r.key()));
+                }
+                groupDone.accept(new RunResults(Collections.unmodifiableMap(mine)), next[0]++);
+            }
+        };
+        LocalRuns.run(indices, parallel, i -> Runner.run(scenarios.get(i)),
+                i -> runs.get(i).key() + " (" + runs.get(i).commandLine() + ")", "pvtlb-validate", progress, (done, i) -> {
+                    reports.put(runs.get(i).key(), done);
+                    left[groupOf.get(i)]--;
+                    report.run();
+                });
+        report.run(); // groups with no run of their own after the last that had one
+        Map<String, RunReport> byKey = new LinkedHashMap<>();
+        for (List<ValidationRun> group : groups) {
+            for (ValidationRun r : group) {
+                byKey.put(r.key(), reports.get(r.key()));
+            }
+        }
+        return new RunResults(Collections.unmodifiableMap(byKey));
     }
 
     /**
