@@ -303,17 +303,43 @@ public final class HostModel implements VcpuHost, KvmHost {
         }
     }
 
-    /** The slice timer of {@code pc} runs while another vCPU may want the pCPU. */
+    /**
+     * The slice timer of {@code pc} runs while another vCPU may want the pCPU. Under CFS a slice
+     * armed while fewer vCPUs were runnable is cut to the share of the vCPUs runnable now:
+     * check_preempt_tick() recomputes sched_slice() from nr_running at every tick, so a vCPU woken
+     * next to a lone runner waits at most the slice of two, not the period one had to itself.
+     */
     private void armTimer(Pcpu pc) {
-        if (pc.sliceTimer != null || pc.vcpus.size() < 2) {
+        if (pc.vcpus.size() < 2) {
             return;
         }
-        long base = sliceFor(pc.nrRunning());
+        int nr = pc.nrRunning();
+        if (pc.sliceTimer != null) {
+            if (cfs != null && nr > pc.sliceNr) {
+                // The same draw, scaled from the slice of the vCPUs runnable then to the slice of those runnable now.
+                long slice = (pc.sliceEndsAt - pc.sliceArmedAt) * sliceFor(nr) / sliceFor(pc.sliceNr);
+                pc.sliceNr = nr;
+                long end = Math.max(engine.now(), pc.sliceArmedAt + slice);
+                if (end < pc.sliceEndsAt) {
+                    engine.cancel(pc.sliceTimer);
+                    sliceTimer(pc, end);
+                }
+            }
+            return;
+        }
+        long base = sliceFor(nr);
         long slice = engine.chooseInRange(ChoicePoint.PREEMPT, base / 2, base * 3 / 2, SLICE_POINTS);
         if (pc.current != null) {
             pc.current.deadline = pc.current.vruntime + slice;
         }
-        pc.sliceTimer = engine.timer(engine.now() + slice, e -> {
+        pc.sliceArmedAt = engine.now();
+        pc.sliceNr = nr;
+        sliceTimer(pc, engine.now() + slice);
+    }
+
+    private void sliceTimer(Pcpu pc, long end) {
+        pc.sliceEndsAt = end;
+        pc.sliceTimer = engine.timer(end, e -> {
             pc.sliceTimer = null;
             sliceEnd(pc);
         });

@@ -27,6 +27,10 @@ public final class Pcpu {
     Timer reschedIpi;
     /** The armed slice timer, or null (none armed); cancelled when the pCPU switches vCPU before it fires. */
     Timer sliceTimer;
+    /** When the armed slice started and ends, and how many vCPUs were runnable when its length was set. */
+    long sliceArmedAt;
+    long sliceEndsAt;
+    int sliceNr;
     /** host.balance=idle: when this idle pCPU looks for a waiting vCPU again (the latest retry armed). */
     long balanceRetryAt = Long.MIN_VALUE;
 

@@ -46,7 +46,7 @@ class CfsWakeupTest {
         RunReport eevdf = Runner.run(s);
         RunReport cfs = Runner.run(s.set("host.scheduler", "cfs"));
         assertEquals(7400, Math.round(eevdf.metrics().get("records_per_s").mean()));
-        assertEquals(19056, Math.round(cfs.metrics().get("records_per_s").mean()));
+        assertEquals(21706, Math.round(cfs.metrics().get("records_per_s").mean()));
     }
 
     /**
