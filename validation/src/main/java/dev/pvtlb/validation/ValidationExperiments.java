@@ -363,8 +363,12 @@ final class ValidationExperiments {
         // The host moves vCPU threads between busy pCPUs as Linux does (wake_affine(), the periodic balance with
         // 2019's busy_factor 32): with newly idle balancing alone, vCPUs woken while no pCPU was idle queued where
         // they last ran, up to 22 on one pCPU (docs/model.md, "Host balancing").
+        // A warm-up of 10 host slices (CFS's 12 ms on 64 pCPUs) before the 20 measured: at the start every VM's vCPUs
+        // run their first slice side by side, nothing descheduled, and a 2-VM run without the boost completed 367 of
+        // its first 684 records in the first 5 slices (seed 1), where it then ran at about 2000 records/s; ebizzy's
+        // 10 s make that start negligible, the model's 0.24 s did not.
         List<String> sets = new ArrayList<>(List.of("kernel=" + release, "host.topology=" + SKYLAKE_SP_HOST, "vms=" + vms,
-                "others=same", "ops=timed", "kvm.pvTlbFlush=false", "host.balance=periodic"));
+                "others=same", "ops=timed", "warmup_us=120000", "kvm.pvTlbFlush=false", "host.balance=periodic"));
         sets.addAll(List.of(own));
         sets.addAll(GUEST_LOCKS);
         return ValidationRun.onBackend(key, "ebizzy", "kvm", sets.toArray(String[]::new));

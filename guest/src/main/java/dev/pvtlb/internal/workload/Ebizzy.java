@@ -64,7 +64,10 @@ import java.util.function.Supplier;
  * records' tail negligible; here it would be as long as the run itself, and under a collapse
  * longer: {@code Engine.endRun}). {@code ops=timed} runs that long on
  * any host, one VM included, so that runs with one and with several VMs measure the same window
- * (ebizzy itself always runs for {@code -S} seconds).
+ * (ebizzy itself always runs for {@code -S} seconds). {@code warmup_us} (0 by default; only with a
+ * timed run) leaves that much virtual time out before the window: at the start every VM's vCPUs
+ * run their first host slice side by side with nothing descheduled yet, a burst that ebizzy's 10 s
+ * make negligible and a window of a few host slices would not.
  */
 public final class Ebizzy implements Workload {
     /** ebizzy's record_t: a size_t. */
@@ -92,6 +95,7 @@ public final class Ebizzy implements Workload {
         p.put("threads", "auto");
         p.put("ops", "auto");
         p.put("host_slices", "20");
+        p.put("warmup_us", "0");
         // ebizzy's default chunk_size: record_size * 64 * 1024 = 512 KiB.
         p.put("chunk_pages", "128");
         p.put("alloc", "heap");
@@ -115,10 +119,15 @@ public final class Ebizzy implements Workload {
         }
         int ops = timed ? Integer.MAX_VALUE : opsValue.equals("auto") ? 4 : params.integer("ops", 1, 100_000_000);
         int slices = params.integer("host_slices", 1, 1_000_000);
+        long warmupNs = 1000L * params.integer("warmup_us", 0, 100_000_000);
+        if (warmupNs > 0 && !timed) {
+            throw new ModelException("ebizzy: warmup_us needs a timed run (ops=timed, or ops=auto with other VMs on the host), got ops="
+                    + opsValue);
+        }
         // A host slice is the host scheduler's (CFS's, 12 ms on 8 or more pCPUs, is four times
         // EEVDF's 3 ms base slice); bare metal, which has none, counts the profile's.
         long sliceNs = guest.vcpuHost() != null ? guest.vcpuHost().sharedSliceNs() : guest.costs().hostSliceNs;
-        long untilNs = timed ? slices * sliceNs : Long.MAX_VALUE;
+        long untilNs = timed ? warmupNs + slices * sliceNs : Long.MAX_VALUE;
         int pages = params.integer("chunk_pages", 1, 1 << 18);
         Mm mm = guest.newMm();
         // allocate() and write_pattern(), before the threads start: chunk 0, written.
@@ -128,7 +137,7 @@ public final class Ebizzy implements Workload {
         SetUpPages.write(guest, mm, source, pages);
         Shape shape = new Shape(mm, source, pages, alloc.equals("heap"), copyNs(guest.costs(), pages));
         Finish finish = new Finish();
-        long[] records = new long[2]; // all records; those completed by untilNs
+        long[] records = new long[2]; // all records; those completed after the warm-up, by untilNs
         int cpus = guest.cpus().length;
         for (int t = 0; t < threads; t++) {
             // With alloc=heap, the thread's arena: new_heap() maps it at the thread's first malloc()
@@ -143,7 +152,7 @@ public final class Ebizzy implements Workload {
                 SetUpPages.write(guest, mm, heap);
                 buffer = heap + PhysMem.PAGE_SIZE;
             }
-            guest.spawn("ebizzy/" + t, mm, t % cpus, finish.track(new Worker(guest, shape, buffer, ops, untilNs, records)));
+            guest.spawn("ebizzy/" + t, mm, t % cpus, finish.track(new Worker(guest, shape, buffer, ops, warmupNs, untilNs, records)));
         }
         if (timed && !guest.engine().exploring()) {
             // The window's records are counted; the threads' last records after it are not, so the
@@ -153,7 +162,7 @@ public final class Ebizzy implements Workload {
         }
         return () -> {
             Map<String, Metric> m = new LinkedHashMap<>();
-            double perS = untilNs == Long.MAX_VALUE ? records[0] / finish.elapsedS() : records[1] / (untilNs / 1e9);
+            double perS = untilNs == Long.MAX_VALUE ? records[0] / finish.elapsedS() : records[1] / ((untilNs - warmupNs) / 1e9);
             m.put("records_per_s", new Metric(perS, "1/s", true));
             return m;
         };
@@ -184,6 +193,7 @@ public final class Ebizzy implements Workload {
     private static final class Worker implements Program {
         private final Kernel guest;
         private final Shape shape;
+        private final long warmupNs;
         private final long untilNs;
         private final long[] records;
         private int left;
@@ -191,11 +201,12 @@ public final class Ebizzy implements Workload {
         private long buffer;
 
         /** {@code buffer}: with alloc=heap, the copy's place in the thread's arena, after the page of its malloc_state. */
-        Worker(Kernel guest, Shape shape, long buffer, int ops, long untilNs, long[] records) {
+        Worker(Kernel guest, Shape shape, long buffer, int ops, long warmupNs, long untilNs, long[] records) {
             this.guest = guest;
             this.buffer = buffer;
             this.shape = shape;
             this.left = ops;
+            this.warmupNs = warmupNs;
             this.untilNs = untilNs;
             this.records = records;
         }
@@ -243,7 +254,8 @@ public final class Ebizzy implements Workload {
                     phase = 0;
                     left--;
                     records[0]++;
-                    if (guest.engine().now() <= untilNs) {
+                    long now = guest.engine().now();
+                    if (now > warmupNs && now <= untilNs) {
                         records[1]++;
                     }
                     long b = buffer;

@@ -66,4 +66,26 @@ class CfsWakeupTest {
             assertEquals(9_000_000, KernelBoot.of(g).vcpuHost().sharedSliceNs());
         }
     }
+
+    /**
+     * warmup_us: a timed run leaves that much virtual time out before its window. The warm-up only
+     * stops records from counting, so the run with a 6 ms warm-up and 5 slices of 3 ms counts exactly
+     * the records the plain 7-slice run completes after the plain 2-slice run ends.
+     */
+    @Test
+    void aWarmUpComesBeforeTheWindowAndItsRecordsAreNotCounted() {
+        Scenario s = Scenario.of("ebizzy").backend("kvm").set("vms", "2").set("vcpus", "4").set("threads", "4").set("ops", "timed");
+        RunReport seven = Runner.run(s.copy().set("host_slices", "7"));
+        RunReport two = Runner.run(s.copy().set("host_slices", "2"));
+        RunReport warm = Runner.run(s.copy().set("host_slices", "5").set("warmup_us", "6000"));
+        assertEquals(21_000_001, Math.round(warm.simulatedS() * 1e9), "6 ms of warm-up, then 5 slices of 3 ms");
+        long all = Math.round(seven.metrics().get("records_per_s").mean() * 0.021);
+        long first = Math.round(two.metrics().get("records_per_s").mean() * 0.006);
+        long after = Math.round(warm.metrics().get("records_per_s").mean() * 0.015);
+        assertEquals(all - first, after);
+        assertTrue(first > 0 && after > 0, first + " then " + after);
+        dev.pvtlb.model.ModelException e = org.junit.jupiter.api.Assertions.assertThrows(dev.pvtlb.model.ModelException.class,
+                () -> Runner.run(s.copy().set("ops", "4").set("warmup_us", "1000")));
+        assertEquals("ebizzy: warmup_us needs a timed run (ops=timed, or ops=auto with other VMs on the host), got ops=4", e.getMessage());
+    }
 }
