@@ -11,9 +11,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.HashSet;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -107,37 +106,34 @@ public final class Sensitivity {
             ranges.keySet().retainAll(only);
         }
         List<String> endKeys = new ArrayList<>();
-        List<Integer> endSides = new ArrayList<>();
         List<Double> endValues = new ArrayList<>();
-        List<List<ValidationRun>> groups = new ArrayList<>();
+        // Per end, the runs it changes, by the key of the run at the profile's values.
+        List<Map<String, ValidationRun>> variants = new ArrayList<>();
         for (Map.Entry<String, Profile.Range> e : ranges.entrySet()) {
             double[] sides = ends(e.getValue());
             for (int side = 0; side < sides.length; side++) {
-                List<ValidationRun> group = new ArrayList<>();
+                Map<String, ValidationRun> varied = new LinkedHashMap<>();
                 for (ValidationRun r : runs) {
                     ValidationRun v = at(r, own.get(r.key()), base, e.getKey(), side);
                     if (v != r) {
-                        group.add(v);
+                        varied.put(r.key(), v);
                     }
                 }
                 endKeys.add(e.getKey());
-                endSides.add(side);
                 endValues.add(sides[side]);
-                groups.add(group);
+                variants.add(varied);
             }
         }
+        List<List<ValidationRun>> groups = variants.stream().map(m -> List.copyOf(m.values())).toList();
         List<End> ends = new ArrayList<>();
         // Each end is judged, and its line written, as soon as its runs (and every earlier end's) are done.
         ValidationRunner.runGroups(groups, parallel, progress, (results, g) -> {
             String key = endKeys.get(g);
+            Map<String, ValidationRun> varied = variants.get(g);
             Map<String, RunReport> view = new LinkedHashMap<>();
-            Set<String> varied = new HashSet<>();
             for (ValidationRun r : runs) {
-                ValidationRun v = at(r, own.get(r.key()), base, key, endSides.get(g));
-                view.put(r.key(), v == r ? base.reports().get(r.key()) : results.reports().get(v.key()));
-                if (v != r) {
-                    varied.add(r.key());
-                }
+                ValidationRun v = varied.get(r.key());
+                view.put(r.key(), v == null ? base.reports().get(r.key()) : results.reports().get(v.key()));
             }
             RunResults at = new RunResults(view);
             Map<String, List<Double>> emulated = new LinkedHashMap<>();
@@ -146,7 +142,7 @@ public final class Sensitivity {
                 List<ValidationResult.Figure> figures = ValidationResult.of(x, at).figures();
                 emulated.put(x.id(), figures.stream().map(ValidationResult.Figure::emulated).toList());
                 resolved.put(x.id(), figures.stream().map(ValidationResult.Figure::resolved).toList());
-                if (x.runs().stream().anyMatch(r -> varied.contains(r.key()))) {
+                if (x.runs().stream().anyMatch(r -> varied.containsKey(r.key()))) {
                     log.accept(endLine(x, key, endValues.get(g), emulated.get(x.id())));
                 }
             }
