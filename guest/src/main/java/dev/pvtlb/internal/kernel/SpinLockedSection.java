@@ -33,6 +33,8 @@ public final class SpinLockedSection extends InternalPath {
     private final QueuedSpinLock<KernelCpu> lock;
     private final long holdNs;
     private final Runnable held;
+    /** The halted queue head this unlock kicks, between the kick's hypercall and the host's answer. */
+    private KernelCpu kicked;
     /** Halted in pv_wait(): the step's category is then IDLE, which halts the vCPU. */
     private boolean halting;
     /** The last spin's threshold timer, cancelled when the spin ends before it (the lock taken, or pv_wait()); null before any. */
@@ -110,29 +112,43 @@ public final class SpinLockedSection extends InternalPath {
                 pc = 3;
                 return holdNs;
             }
-            default -> {
+            case 3 -> {
                 long cost = cpu.lines.write(lock.line(), now);
                 KernelCpu next = lock.release(cpu);
+                if (next != null && lock.isHalted(next)) {
+                    // pv_kick(): KVM_HC_KICK_CPU, a hypercall of the unlocker that wakes the halted
+                    // waiter. The host acts once the hypercall has trapped (the next step), as it
+                    // posts a hypercall's IPIs after it (HypercallIpi).
+                    kicked = next;
+                    wakeAll(lock.unqueuedSpinners());
+                    g.vmstat().inc(dev.pvtlb.stats.Counter.HYPERCALLS);
+                    pc = 4;
+                    return cost + g.costs().hypercallNs;
+                }
                 if (next != null) {
-                    if (lock.isHalted(next)) {
-                        // pv_kick(): KVM_HC_KICK_CPU, a hypercall of the unlocker that wakes the halted
-                        // waiter, and what the host does on its way back.
-                        next.interrupts().wokenBy(cpu);
-                        g.vcpuHost().kick(cpu, next);
-                        g.vmstat().inc(dev.pvtlb.stats.Counter.HYPERCALLS);
-                        cost += g.costs().hypercallNs;
-                        g.vcpuHost().kickReturned(cpu, next);
-                    } else {
-                        next.wake();
-                    }
+                    next.wake();
                 }
                 // The unqueued spinners see the lock word change: the first to look takes it.
                 wakeAll(lock.unqueuedSpinners());
-                cpu.interrupts().enable();
-                cpu.ret();
-                return cost;
+                return unlocked(cpu, cost);
+            }
+            default -> {
+                // kvm_pv_kick_cpu_op() -> kvm_vcpu_kick(), and what the host does on its way back.
+                KernelCpu next = kicked;
+                kicked = null;
+                next.interrupts().wokenBy(cpu);
+                g.vcpuHost().kick(cpu, next);
+                g.vcpuHost().kickReturned(cpu, next);
+                return unlocked(cpu, 0);
             }
         }
+    }
+
+    /** spin_unlock_irqrestore()'s end: IRQs back on, the section returns. */
+    private static long unlocked(KernelCpu cpu, long cost) {
+        cpu.interrupts().enable();
+        cpu.ret();
+        return cost;
     }
 
     /** The lock is this CPU's: its word comes over from the last writer's cache. */

@@ -104,7 +104,8 @@ public final class KvmBackend extends GuestTableFree implements VcpuEvents {
      * that takes the mask path ({@link IpiKind#CALL_FUNCTION_MASK}): the IPIs go out (one
      * KVM_HC_SEND_IPI hypercall, KVM_FEATURE_PV_SEND_IPI); then, for the first target that is not
      * idle (with {@code kvm.schedYieldSkipsIdle}) and whose steal_time.preempted is set, one
-     * KVM_HC_SCHED_YIELD hypercall, which the host answers with a directed yield to it if it can.
+     * KVM_HC_SCHED_YIELD hypercall, which the host answers with a directed yield to it if it can
+     * ({@link SchedYieldHypercall}, the steps after this one).
      */
     private long sendCallFuncIpi(IpiDelivery ipi, Cpu from, Cpu[] targets, int count, IpiKind kind) {
         long cost = ipi.send(from, targets, count, kind);
@@ -114,16 +115,10 @@ public final class KvmBackend extends GuestTableFree implements VcpuEvents {
             // (send_call_func_single_ipi) go out without the yield.
             return cost;
         }
-        for (int i = 0; i < count; i++) {
-            Cpu t = targets[i];
-            // !idle_cpu(cpu) && vcpu_is_preempted(cpu); before 9ee83635d872 (5.17) vcpu_is_preempted(cpu) alone,
-            // and the loop stops at the first preempted target whether or not the host can yield to it.
-            if ((!schedYieldSkipsIdle || !t.idle()) && (preempted[t.id()] & KVM_VCPU_PREEMPTED) != 0) {
-                guest.count(Counter.HYPERCALLS, 1);
-                host.schedYield(from, t);
-                return cost + hypercallNs;
-            }
-        }
+        // !idle_cpu(cpu) && vcpu_is_preempted(cpu); before 9ee83635d872 (5.17) vcpu_is_preempted(cpu) alone.
+        from.call(new SchedYieldHypercall(java.util.Arrays.copyOf(targets, count),
+                t -> (!schedYieldSkipsIdle || !t.idle()) && (preempted[t.id()] & KVM_VCPU_PREEMPTED) != 0,
+                host, hypercallNs, guest::count));
         return cost;
     }
 

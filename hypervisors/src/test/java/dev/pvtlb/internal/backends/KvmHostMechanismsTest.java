@@ -99,12 +99,47 @@ class KvmHostMechanismsTest {
             long t = sendToShootdown(y, 2);
             assertEquals(1, y.count(Counter.DIRECTED_YIELDS), "one KVM_HC_SCHED_YIELD, answered with yield_to()");
             assertEquals(0, y.count(Counter.PLE_EXITS));
-            // No PLE window: the yield hands the sender's own pCPU to the target, whose switch and VM
-            // entry (2500 + 600) and IRQ entry and flush follow (seed 3; 5.10's flush path,
-            // concurrentFlush=false, gives 43 ns more).
-            assertEquals(concurrentFlush.equals("true") ? 3417 : 3460, t, "send to shootdown with PV sched yield");
+            // No PLE window: after the IPIs' hypercall (600) and the yield's own (600), the host hands
+            // the sender's pCPU to the target, whose switch and VM entry (2500 + 600) and IRQ entry
+            // and flush follow (seed 3; 5.10's flush path, concurrentFlush=false, gives 43 ns more).
+            assertEquals(concurrentFlush.equals("true") ? 4617 : 4660, t, "send to shootdown with PV sched yield");
             assertEquals(2, y.count(Counter.HYPERCALLS), "KVM_HC_SEND_IPI and KVM_HC_SCHED_YIELD");
         }
+    }
+
+    /**
+     * Four vCPUs on two pCPUs: vCPU 0 sends, vCPUs 1 and 3 share pCPU 1 and both touched the page,
+     * vCPU 2 (pCPU 0) only sleeps. At the unmap one of vCPUs 1 and 3 runs and the other waits for
+     * pCPU 1; the guest yields to the waiting one. Returns each target's send-to-shootdown time.
+     */
+    private static long[] yieldBesideARunningTarget(long senderSpinNs) {
+        GuestConfig cfg = GuestConfig.builder().cpus(4).seed(3).backend("kvm").pcpus(2)
+                .knob("kvm.pvTlbFlush", "false").knob("kvm.pvSchedYield", "true").build();
+        Scripted s = new Scripted(cfg);
+        long b = s.map(1, 1);
+        s.spawn(0, new Spin(senderSpinNs, 10_000), s.munmap(b, 1));
+        s.spawn(1, Scripted.populate(b, 1), new Spin(20_000_000));
+        s.spawn(3, Scripted.touch(b, 1, 1), new Spin(20_000_000));
+        s.run();
+        assertEquals(1, s.count(Counter.DIRECTED_YIELDS), "one KVM_HC_SCHED_YIELD, answered with yield_to()");
+        return new long[] {sendToShootdown(s, 1), sendToShootdown(s, 3)};
+    }
+
+    /**
+     * kvm_sched_yield() runs in the yield's own hypercall, after the IPIs' hypercall has returned:
+     * the running target (vCPU 1 here) takes its call-function IPI before the yield's reschedule IPI
+     * switches it out for the waiting one. Done at the send, the yield's reschedule IPI went out a
+     * hypercall before the call-function IPIs, and the running target was switched out first and
+     * flushed only at its next slice, milliseconds on.
+     */
+    @Test
+    void theYieldsRescheduleComesAfterTheCallFunctionIpisSoARunningTargetFlushesFirst() {
+        long[] t = yieldBesideARunningTarget(9_000_000);
+        // vCPU 1, running: the IPIs' hypercall (600), the IPI's flight, IRQ entry and flush.
+        assertEquals(1_502, t[0], "the running target's shootdown");
+        // vCPU 3, waiting: the yield's hypercall (600), the reschedule IPI, the host's switch and VM
+        // entry (2500 + 600), IRQ entry and flush.
+        assertEquals(5_517, t[1], "the waiting target's shootdown");
     }
 
     /**
@@ -262,8 +297,9 @@ class KvmHostMechanismsTest {
         long[] pv = lockWaiter("true");
         // SPIN_THRESHOLD (2^15) turns of 50 ns: vCPU 1 halts 1638.4 us into its wait, past halt
         // polling (200 us) is scheduled out, and the unlock kicks it (one KVM_HC_KICK_CPU): it has
-        // the lock the host's switch and a VM entry (2500 + 600 ns) and a line transfer (20 ns) after the unlock.
-        assertEquals(3120, pv[0]);
+        // the lock the unlock's write and the kick's hypercall (20 + 600 ns), the host's switch and a
+        // VM entry (2500 + 600 ns) and a line transfer (20 ns) after the unlock.
+        assertEquals(3740, pv[0]);
         assertEquals(1, pv[2], "the kick");
         assertEquals(1, pv[4], "one pv_wait() halt");
         assertTrue(pv[1] >= 3_000_000 - 1_638_400 - 1_001 - 205 && pv[1] <= 3_000_000 - 1_638_400 + 600, "halted " + pv[1] + " ns");
@@ -282,7 +318,7 @@ class KvmHostMechanismsTest {
     void theSpinThresholdIsCountedInTheProfilesPauses() {
         long[] pv = lockWaiter("true", dev.pvtlb.profile.Profile.load(dev.pvtlb.profile.Profile.DEFAULT)
                 .with(java.util.Map.of("cpu.pause.ns", 10.0), "test"));
-        assertEquals(3120, pv[0]);
+        assertEquals(3740, pv[0]);
         assertEquals(1, pv[2], "the kick");
         assertTrue(pv[1] >= 3_000_000 - 327_680 - 1_001 - 205 && pv[1] <= 3_000_000 - 327_680 + 600, "halted " + pv[1] + " ns");
     }
@@ -345,10 +381,10 @@ class KvmHostMechanismsTest {
         assertEquals(1, plain[2], "the kick");
         assertEquals(1, plain[3], "one pv_wait() halt");
         long[] yield = kickedHeadBehindABusyVcpu("true");
-        // With it the kick's kvm_sched_yield() hands vCPU 0 its pCPU once the reschedule IPI is
-        // there (300 ns, seed 11): then the host's switch and the VM entry (2500 + 600 ns) and the
-        // lock word's line (20 ns).
-        assertEquals(3420, yield[0]);
+        // With it the kick's kvm_sched_yield(), once the unlock's write and the kick's hypercall are
+        // done (20 + 600 ns), hands vCPU 0 its pCPU when the reschedule IPI is there (300 ns, seed
+        // 11): then the host's switch and the VM entry (2500 + 600 ns) and the lock word's line (20 ns).
+        assertEquals(4040, yield[0]);
         assertEquals(1, yield[1], "the kick's directed yield");
         assertEquals(1, yield[2], "still one hypercall: the yield is the kick's own");
         assertEquals(1, yield[3]);
@@ -379,13 +415,13 @@ class KvmHostMechanismsTest {
         // Back on its pCPU, vCPU 0 spins the rest of its 2^15 turns (1638.4 us less the 1.4 us it
         // spun before) and halts at about 5.14 ms: halted 6.86 ms until the unlock kicks it. Counted
         // in virtual time, the threshold had passed while it was descheduled and it halted as soon
-        // as it ran again: 8496695 ns.
-        assertEquals(6_857_760, r[0]);
+        // as it ran again: 8496695 ns. The kick comes after the unlock's write and its hypercall (620 ns).
+        assertEquals(6_858_380, r[0]);
         assertEquals(1, r[2], "one kick");
-        // The kick runs try_to_wake_up() on vCPU 1's pCPU: vCPU 0's pCPU switches when the reschedule
-        // IPI arrives (700 ns), then the host's switch and the VM entry (2500 + 600 ns) and the lock
-        // word's line (20 ns).
-        assertEquals(700 + 2_500 + 600 + 20, r[3]);
+        // The kick, after the unlock's write and its hypercall (20 + 600 ns), runs try_to_wake_up() on
+        // vCPU 1's pCPU: vCPU 0's pCPU switches when the reschedule IPI arrives (700 ns), then the
+        // host's switch and the VM entry (2500 + 600 ns) and the lock word's line (20 ns).
+        assertEquals(20 + 600 + 700 + 2_500 + 600 + 20, r[3]);
     }
 
     /**
@@ -416,8 +452,9 @@ class KvmHostMechanismsTest {
         long[] v411 = waiterBehindAPreemptedHead("preempted");
         // 4.11 .. 5.3: at its first look at its predecessor (here at its own first pause-loop exit,
         // 1365 ns into the spin) vCPU 1 finds vCPU 0 descheduled and halts in pv_wait(); it is kicked
-        // only when it is the head and the lock free, 2.31 ms on, after vCPU 0's section.
-        assertEquals(2_312_375, v411[0]);
+        // only when it is the head and the lock free, 2.31 ms on, after vCPU 0's section and the
+        // unlock's kick hypercall.
+        assertEquals(2_312_980, v411[0]);
         assertEquals(1_365, v411[1]);
         assertEquals(1, v411[2]);
     }

@@ -1,0 +1,65 @@
+package dev.pvtlb.internal.backends;
+
+import dev.pvtlb.host.KvmHost;
+import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.smp.KernelPath;
+import dev.pvtlb.stats.Counter;
+import java.util.function.ObjLongConsumer;
+import java.util.function.Predicate;
+
+/**
+ * The end of kvm_smp_send_call_func_ipi() (arch/x86/kernel/kvm.c, 715062970f37), after
+ * native_send_call_func_ipi() has returned: the guest looks for the first target whose
+ * steal_time.preempted is set and issues KVM_HC_SCHED_YIELD naming it; the host's
+ * kvm_sched_yield() answers with yield_to() if it can. Two steps, so each happens when it does on
+ * the machine: the look after the IPIs' hypercall returned (the IPIs are posted by then, and a halted
+ * target has been woken by them), and the host's yield when the yield's own hypercall has trapped.
+ * Done in the sender's step, the yield's reschedule IPI went out a hypercall before the
+ * call-function IPIs and beat them to the targets' pCPUs: a running target was switched out before
+ * its IPI arrived.
+ */
+final class SchedYieldHypercall extends KernelPath {
+    private final Cpu[] targets;
+    /** Whether the guest would yield to a target (vcpu_is_preempted(), and !idle_cpu() since 9ee83635d872). */
+    private final Predicate<Cpu> yieldsTo;
+    private final KvmHost host;
+    /** hypercall.ns: the VMCALL round trip. */
+    private final long hypercallNs;
+    /** The guest's counters (BackendContext.count). */
+    private final ObjLongConsumer<Counter> count;
+    private Cpu target;
+
+    SchedYieldHypercall(Cpu[] targets, Predicate<Cpu> yieldsTo, KvmHost host, long hypercallNs,
+                        ObjLongConsumer<Counter> count) {
+        this.targets = targets;
+        this.yieldsTo = yieldsTo;
+        this.host = host;
+        this.hypercallNs = hypercallNs;
+        this.count = count;
+    }
+
+    @Override
+    public long step(Cpu cpu) {
+        if (pc == 0) {
+            for (Cpu t : targets) {
+                if (yieldsTo.test(t)) {
+                    // The loop stops at the first such target whether or not the host can yield to it.
+                    target = t;
+                    count.accept(Counter.HYPERCALLS, 1);
+                    pc = 1;
+                    return hypercallNs;
+                }
+            }
+            cpu.ret();
+            return 0;
+        }
+        cpu.ret();
+        host.schedYield(cpu, target);
+        return 0;
+    }
+
+    @Override
+    public String name() {
+        return "kvm_smp_send_call_func_ipi";
+    }
+}
