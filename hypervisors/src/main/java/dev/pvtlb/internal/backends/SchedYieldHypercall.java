@@ -11,12 +11,12 @@ import java.util.function.Predicate;
  * The end of kvm_smp_send_call_func_ipi() (arch/x86/kernel/kvm.c, 715062970f37), after
  * native_send_call_func_ipi() has returned: the guest looks for the first target whose
  * steal_time.preempted is set and issues KVM_HC_SCHED_YIELD naming it; the host's
- * kvm_sched_yield() answers with yield_to() if it can. Two steps, so each happens when it does on
- * the machine: the look after the IPIs' hypercall returned (the IPIs are posted by then, and a halted
- * target has been woken by them), and the host's yield when the yield's own hypercall has trapped.
- * Done in the sender's step, the yield's reschedule IPI went out a hypercall before the
- * call-function IPIs and beat them to the targets' pCPUs: a running target was switched out before
- * its IPI arrived.
+ * kvm_sched_yield() answers with yield_to() if it can. Two steps, so each happens in its order on
+ * the machine: the look once the IPIs' hypercall has returned (the IPIs are posted by then), and the
+ * host's yield once the yield's own hypercall has taken its time (a hypercall's host side acts at
+ * its end in this model, as {@code HypercallIpi} posts IPIs). Done in the sender's step, the
+ * yield's reschedule IPI went out a hypercall before the call-function IPIs and beat them to the
+ * targets' pCPUs: a running target was switched out before its IPI arrived.
  */
 final class SchedYieldHypercall extends KernelPath {
     private final Cpu[] targets;
