@@ -46,7 +46,7 @@ class ModularClientTest {
                 "backends: [arm64, hyperv, invlpgb, kvm, module-counting, module-sealed, native, pvm, rar, xen-pv]",
                 "study module: dev.pvtlb.study",
                 "native: nr_tlb_remote_flush=800 ipis_sent=1899 hypercalls=0 munmap_ns=5365.5",
-                "kvm: nr_tlb_remote_flush=795 ipis_sent=2361 hypercalls=856 munmap_ns=172336.2",
+                "kvm: nr_tlb_remote_flush=795 ipis_sent=2192 hypercalls=811 munmap_ns=145187.4",
                 "module-counting: nr_tlb_remote_flush=800 ipis_sent=1899 hypercalls=0 munmap_ns=5365.5",
                 "module-sealed: backend dev.pvtlb.client.sealed.SealedBackend: module dev.pvtlb.client neither exports "
                         + "package dev.pvtlb.client.sealed nor opens it to dev.pvtlb.guest, so the patched pv_ops cannot "
