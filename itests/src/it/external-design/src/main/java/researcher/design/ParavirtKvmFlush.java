@@ -161,18 +161,48 @@ public final class ParavirtKvmFlush extends GuestTableFree implements VcpuEvents
     long sendIpi(IpiDelivery pvSendIpi, Cpu from, Cpu[] targets, int count, IpiKind kind) {
         long ns = pvSendIpi.send(from, targets, count, kind);
         if (pvSchedYield && kind == IpiKind.CALL_FUNCTION_MASK) {
-            for (int i = 0; i < count; i++) {
-                Cpu t = targets[i];
-                boolean busy = !yieldSkipsIdle || !t.idle();
-                if (busy && (stealTimePreempted[t.id()] & KVM_VCPU_PREEMPTED) != 0) {
-                    context.count(Counter.HYPERCALLS, 1);
-                    host.schedYield(from, t);
-                    ns += hypercallNs;
-                    break;
-                }
-            }
+            // The rest of kvm_smp_send_call_func_ipi() runs after the IPIs' hypercall has returned.
+            from.call(new SchedYield(java.util.Arrays.copyOf(targets, count)));
         }
         return ns;
+    }
+
+    /**
+     * The look for a preempted target once the IPIs are out, then KVM_HC_SCHED_YIELD: the host's
+     * kvm_sched_yield() acts when the hypercall has taken its time (the next step).
+     */
+    private final class SchedYield extends KernelPath {
+        private final Cpu[] targets;
+        private Cpu target;
+
+        SchedYield(Cpu[] targets) {
+            this.targets = targets;
+        }
+
+        @Override
+        public long step(Cpu cpu) {
+            if (pc == 1) {
+                cpu.ret();
+                host.schedYield(cpu, target);
+                return 0;
+            }
+            for (Cpu t : targets) {
+                boolean busy = !yieldSkipsIdle || !t.idle();
+                if (busy && (stealTimePreempted[t.id()] & KVM_VCPU_PREEMPTED) != 0) {
+                    target = t;
+                    context.count(Counter.HYPERCALLS, 1);
+                    pc = 1;
+                    return hypercallNs;
+                }
+            }
+            cpu.ret();
+            return 0;
+        }
+
+        @Override
+        public String name() {
+            return "kvm_smp_send_call_func_ipi";
+        }
     }
 
     /** kvm_arch_vcpu_put() -> kvm_steal_time_set_preempted(). */
