@@ -59,7 +59,8 @@ class AssessExternalDesignIT {
         assertJarHolds(designJar(), "researcher.design.PromotionSkipFlush$Provider\n",
                 List.of("researcher/design/PromotionSkipFlush$Provider.class", "researcher/design/PromotionSkipFlush.class"));
         assertJarHolds(ExternalKvmDesignIT.designJar(), "researcher.design.ParavirtKvmFlush$Provider\n",
-                List.of("researcher/design/ParavirtKvmFlush$Provider.class", "researcher/design/ParavirtKvmFlush.class"));
+                List.of("researcher/design/ParavirtKvmFlush$Provider.class", "researcher/design/ParavirtKvmFlush$SchedYield.class",
+                        "researcher/design/ParavirtKvmFlush.class"));
     }
 
     private static void assertJarHolds(Path jar, String services, List<String> classes) throws Exception {
