@@ -48,38 +48,23 @@ final class ValidationRunner {
      */
     static RunResults runGroups(List<List<ValidationRun>> groups, int parallel, ProgressBar progress,
                                 ObjIntConsumer<RunResults> groupDone) throws InterruptedException {
-        List<ValidationRun> runs = new ArrayList<>();
-        List<Scenario> scenarios = new ArrayList<>();
-        List<Integer> groupOf = new ArrayList<>();
+        List<Planned> planned = new ArrayList<>();
         int[] left = new int[groups.size()];
         for (int g = 0; g < groups.size(); g++) {
             // Largest first: a group ends when its last run does, and a large run started last keeps
             // one thread busy while the others idle. A stable sort keeps table order among equals.
-            List<ValidationRun> group = groups.get(g);
-            List<Scenario> built = new ArrayList<>();
-            for (ValidationRun r : group) {
+            List<Planned> group = new ArrayList<>();
+            for (ValidationRun r : groups.get(g)) {
                 Scenario s = r.build();
                 ScenarioArgs.check(s); // a run the model would refuse stops the suite before any work
-                built.add(s);
+                group.add(new Planned(r, s, g));
             }
-            List<Integer> order = new ArrayList<>();
-            for (int i = 0; i < group.size(); i++) {
-                order.add(i);
-            }
-            order.sort(Comparator.comparingLong((Integer i) -> size(built.get(i))).reversed());
-            for (int i : order) {
-                runs.add(group.get(i));
-                scenarios.add(built.get(i));
-                groupOf.add(g);
-            }
+            group.sort(Comparator.comparingLong((Planned p) -> size(p.scenario())).reversed());
+            planned.addAll(group);
             left[g] = group.size();
         }
         Map<String, RunReport> reports = new LinkedHashMap<>();
         int[] next = {0};
-        List<Integer> indices = new ArrayList<>();
-        for (int i = 0; i < runs.size(); i++) {
-            indices.add(i);
-        }
         Runnable report = () -> {
             while (next[0] < groups.size() && left[next[0]] == 0) {
                 Map<String, RunReport> mine = new LinkedHashMap<>();
@@ -89,10 +74,11 @@ final class ValidationRunner {
                 groupDone.accept(new RunResults(Collections.unmodifiableMap(mine)), next[0]++);
             }
         };
-        LocalRuns.run(indices, parallel, i -> Runner.run(scenarios.get(i)),
-                i -> runs.get(i).key() + " (" + runs.get(i).commandLine() + ")", "pvtlb-validate", progress, (done, i) -> {
-                    reports.put(runs.get(i).key(), done);
-                    left[groupOf.get(i)]--;
+        LocalRuns.run(planned, parallel, p -> Runner.run(p.scenario()),
+                p -> p.run().key() + " (" + p.run().commandLine() + ")", "pvtlb-validate", progress, (done, i) -> {
+                    Planned p = planned.get(i);
+                    reports.put(p.run().key(), done);
+                    left[p.group()]--;
                     report.run();
                 });
         report.run(); // groups with no run of their own after the last that had one
@@ -103,6 +89,10 @@ final class ValidationRunner {
             }
         }
         return new RunResults(Collections.unmodifiableMap(byKey));
+    }
+
+    /** A run of a group, built, in the order runs start in. */
+    private record Planned(ValidationRun run, Scenario scenario, int group) {
     }
 
     /**

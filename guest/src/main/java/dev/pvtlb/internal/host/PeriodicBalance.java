@@ -78,12 +78,13 @@ final class PeriodicBalance {
      */
     List<HostVcpu> pulls(Pcpu to, int d, long now, long migrationCostNs) {
         Pcpu[] domain = domains[to.id][d];
-        Pcpu busiest = IdleBalance.busiest(domain, indexOf(domain, to), to.nrRunning() + 1);
+        int mine = to.nrRunning();
+        Pcpu busiest = IdleBalance.busiest(domain, indexOf(domain, to), mine + 1);
         List<HostVcpu> out = new ArrayList<>();
         if (busiest == null) {
             return out;
         }
-        int move = (busiest.nrRunning() - to.nrRunning()) / 2;
+        int move = (busiest.nrRunning() - mine) / 2;
         List<HostVcpu> waiting = new ArrayList<>();
         for (HostVcpu o : busiest.vcpus) {
             if (IdleBalance.waiting(busiest, o) && now - o.offCpuSince >= migrationCostNs) {
