@@ -56,15 +56,15 @@ public final class PageFault extends InternalPath {
      * page to copy and flush, no rmqueue_bulk() refill or LRU drain under a zone or LRU lock), it
      * may run in the batch's step ({@link #inline}) with the cost the exact level's step has, and the batch goes
      * on; false otherwise, for the caller to take the fault as a path of its own. The caller
-     * holds whatever mmap_lock the fault needs and releases it.
+     * holds whatever mmap_lock the fault needs and releases it; {@code vma} is the fault's
+     * (Mm.findVma() of its address, which the caller has looked up already).
      */
-    public boolean canInline(KernelCpu cpu) {
+    public boolean canInline(KernelCpu cpu, Vma vma) {
         Kernel g = cpu.kernel();
         boolean zeroPage = g.knobs().zeroPage;
         if (zeroPage && mm.ptlHeldByOther(cpu.id, va, va + PhysMem.PAGE_SIZE)) {
             return false;
         }
-        Vma vma = mm.findVma(va);
         if (vma == null || (write && !vma.writable())) {
             return false; // the exact path stops the run with its message
         }

@@ -8,6 +8,7 @@ import dev.pvtlb.internal.kernel.Op;
 import dev.pvtlb.internal.kernel.Task;
 import dev.pvtlb.internal.kernel.KernelCpu;
 import dev.pvtlb.internal.kernel.SmtSharing;
+import dev.pvtlb.internal.mm.Vma;
 import dev.pvtlb.internal.sim.SplitMix;
 
 /**
@@ -80,9 +81,14 @@ public final class Touch implements Op {
      * handle_mm_fault() can finish at once ({@link PageFault#canInline}). True when taken, its
      * parts' costs in {@link #inlineLockNs}, {@link #inlineFaultNs} and {@link #inlineUnlockNs}
      * (fields: the batch allocates nothing); false with nothing done, for the fault to be taken
-     * as a path of its own.
+     * as a path of its own. First of all, the fault must end before the next event anywhere
+     * ({@link #endsBeforeNextEvent}), the batch's time so far ({@code ps} since {@code start}) included.
      */
-    private boolean inlineFault(KernelCpu cpu, Task task, long va, boolean write) {
+    private boolean inlineFault(KernelCpu cpu, Task task, long va, boolean write, long start, long ps, long share) {
+        Vma vma = task.mm().findVma(va); // nothing below changes the VMAs before the fault runs
+        if (!endsBeforeNextEvent(cpu, vma, start, ps, share)) {
+            return false;
+        }
         boolean takesLock = cpu.kernel().knobs().faultsTakeMmapLock;
         if (takesLock) {
             dev.pvtlb.internal.mm.MmapLock lock = task.mm().mmapLock();
@@ -91,7 +97,7 @@ public final class Touch implements Op {
             }
         }
         PageFault f = fault(task.mm(), va, write, null);
-        if (!f.canInline(cpu)) {
+        if (!f.canInline(cpu, vma)) {
             return false;
         }
         inlineLockNs = takesLock ? MmapLocking.lock(cpu, task, MmapLockHold.READ) : 0;
@@ -118,8 +124,8 @@ public final class Touch implements Op {
      * cost ({@link PageFault#costNs}) and two cross-socket transfers for the mmap_lock) before the
      * next event anywhere.
      */
-    private static boolean endsBeforeNextEvent(KernelCpu cpu, Task task, long va, long start, long ps, long share) {
-        long faultNs = PageFault.costNs(cpu.kernel().costs(), task.mm().findVma(va));
+    private static boolean endsBeforeNextEvent(KernelCpu cpu, Vma vma, long start, long ps, long share) {
+        long faultNs = PageFault.costNs(cpu.kernel().costs(), vma);
         long boundNs = faultNs + 2 * cpu.kernel().costs().lineCrossSocketNs;
         return start + SmtSharing.scale((ps + 999) / 1000 + boundNs, share) <= cpu.kernel().engine().nextEventTime();
     }
@@ -174,7 +180,7 @@ public final class Touch implements Op {
                 // (Measured without that bound: ebizzy on 2 KVM VMs went from 37050 to 13471
                 // records/s; with the quantum's 500 ns past the next event, a 4-thread
                 // munmap-storm's 12 munmaps flushed 21 CPUs where exact flushes 14.)
-                if (cpu.kernel().fast() && endsBeforeNextEvent(cpu, task, va, now + doneNs, ps, share) && inlineFault(cpu, task, va, write)) {
+                if (cpu.kernel().fast() && inlineFault(cpu, task, va, write, now + doneNs, ps, share)) {
                     long batchPs = ps + inlineLockNs * 1000;
                     if (recorder != null && done > 0) {
                         recorder.addBatch(SmtSharing.scale(batchPs, share), done);
