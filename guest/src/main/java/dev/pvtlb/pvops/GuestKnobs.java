@@ -106,6 +106,13 @@ public final class GuestKnobs {
                     + "off, whose waiters halt and are kicked with paravirtual spinlocks (kvm.pvSpinlock)",
             "off", "on");
 
+    public static final KnobSpec LRU_ADD_DRAIN = KnobSpec.bool("lruAddDrain", false,
+            "with pageLocks=on: munmap(), madvise(MADV_DONTNEED) and a file truncation's unmap first drain the CPU's LRU-add "
+                    + "page vector (lru_add_drain() at the start of unmap_region() and zap_page_range(), taking lru_lock for the "
+                    + "pages the vector holds), as every release did until Rik van Riel's \"mm: remove unnecessary calls to "
+                    + "lru_add_drain\" (posted 2024-12-19, lkml.org/lkml/2024/12/19/1388; in the mm tree for 6.14); false: the "
+                    + "vector waits until a fault fills it, as since then");
+
     public static final KnobSpec PV_WAIT_EARLY = KnobSpec.choice("pvqspinlock.waitEarly", "halted",
             "with paravirtual spinlocks, when a queued waiter stops spinning early and halts in pv_wait() (pv_wait_early(), "
                     + "kernel/locking/qspinlock_paravirt.h): halted = when the waiter before it has halted (before 4.11, and "
@@ -151,7 +158,7 @@ public final class GuestKnobs {
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
             NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
-            MM_CPUMASK, RCU, MMAP_LOCK, RWSEM_READER_SPIN, PAGE_LOCKS, PV_WAIT_EARLY, VIRT_SPIN_LOCK, ZERO_PAGE, SCHED_BALANCE, KERNEL, INJECT);
+            MM_CPUMASK, RCU, MMAP_LOCK, RWSEM_READER_SPIN, PAGE_LOCKS, LRU_ADD_DRAIN, PV_WAIT_EARLY, VIRT_SPIN_LOCK, ZERO_PAGE, SCHED_BALANCE, KERNEL, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -197,6 +204,8 @@ public final class GuestKnobs {
     public final boolean pvWaitEarlyPreempted;
     /** virtSpinLock=tas: without paravirtual spinlocks a hypervisor guest's spinlocks are test-and-set (virt_spin_lock()). */
     public final boolean virtSpinLockTas;
+    /** lruAddDrain: an unmap drains the CPU's LRU-add page vector first (pageLocks=on; every release before 6.14). */
+    public final boolean lruAddDrain;
     /** zeroPage=on: read faults on anonymous memory map the shared zero page; writes copy it. */
     public final boolean zeroPage;
     /** sched.balance=idle: guest tasks move to idle CPUs (wake-up placement and newly idle pulls). */
@@ -213,6 +222,7 @@ public final class GuestKnobs {
         rwsemReaderSpin = k.bool(RWSEM_READER_SPIN.name());
         pageLocks = k.get(PAGE_LOCKS.name()).equals("on");
         zeroPage = k.get(ZERO_PAGE.name()).equals("on");
+        lruAddDrain = k.bool(LRU_ADD_DRAIN.name());
         virtSpinLockTas = k.get(VIRT_SPIN_LOCK.name()).equals("tas");
         pvWaitEarlyPreempted = k.get(PV_WAIT_EARLY.name()).equals("preempted");
         String cpumask = k.get(MM_CPUMASK.name());

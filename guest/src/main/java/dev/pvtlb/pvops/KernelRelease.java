@@ -59,6 +59,9 @@ public enum KernelRelease {
             Design.of("mmapLock", "rwsem"),
             // A reader facing a writer sleeps: reader spinning (cf69482d62d9) is 5.3.
             Design.of("rwsem.readerSpin", "false"),
+            // unmap_region() and zap_page_range() begin with lru_add_drain(), as they have since 2.6 (checked
+            // in 4.x's zap_page_range()).
+            Design.of("lruAddDrain", "true"),
             // KVM_FEATURE_PV_TLB_FLUSH, kvm_flush_tlb_others() (858a43aae236, 4.16).
             Design.of("kvm.pvTlbFlush", "true"),
             // record_steal_time() clears preempted in a copy it writes back later (CVE-2019-3016); the xchg fix
@@ -156,7 +159,10 @@ public enum KernelRelease {
             // (CVE-2025-37964): should_flush_tlb() flushes a CPU in LOADED_MM_SWITCHING.
             Design.of("shouldFlushTlb", "switching"),
             // 209954cbc7d0 (lazy mm_cpumask) and 6db2526c1d69 (trim at most once a second), 6.14.
-            Design.of("x86.mmCpumask", "lazy-trim")));
+            Design.of("x86.mmCpumask", "lazy-trim"),
+            // Rik van Riel, "mm: remove unnecessary calls to lru_add_drain" (posted 2024-12-19, taken into the mm tree
+            // with the 6.14 batch; its release not verified against a tagged tree).
+            Design.of("lruAddDrain", "false")));
 
     /** The knob that chooses a release; {@code none} (the default) sets nothing. */
     public static final String KNOB = "kernel";

@@ -77,20 +77,18 @@ public final class ZapRange extends InternalPath {
                     // (mmap_write_downgrade in do_vmi_align_munmap; dd2283f2605e, 4.20).
                     cost += MmapLocking.downgrade(cpu, cpu.rq.current());
                 }
-                g.pageTables().unmap(mm.pgd(), start, end, gather);
-                cost += (long) gather.clearedPtes() * c.pteOpNs;
-                if (g.knobs().tableBatchFails && gather.tables().length > 0) {
-                    // tlb_remove_table() found no batch page: each table goes through
-                    // tlb_remove_table_one() before tlb_finish_mmu(). Since d86564a2f085 ("mm/tlb,
-                    // x86/mm: Support invalidating TLB caches for RCU_TABLE_FREE", 2018)
-                    // tlb_table_invalidate() flushes first; before it, nothing did.
-                    pc = 10;
-                    if (g.knobs().tableBatchInvalidates) {
-                        cpu.call(new FlushTlbMmRange(mm, gather.start(), gather.end(), PhysMem.PAGE_SHIFT, true));
-                    }
+                if (drainsFirst(cpu, g)) {
+                    pc = 13;
                     return cost;
                 }
-                return cost + finishMmu(cpu, g);
+                return cost + unmapAndFinish(cpu, g);
+            }
+            case 13 -> {
+                // After lru_add_drain(): the zap, which may find a PTE table's lock taken meanwhile.
+                if (mm.ptlHeldByOther(cpu.id, start, end)) {
+                    return c.lineSameSocketNs;
+                }
+                return unmapAndFinish(cpu, g);
             }
             case 10 -> {
                 // tlb_remove_table_one(): tlb_remove_table_smp_sync() on every other CPU, then free.
@@ -134,6 +132,43 @@ public final class ZapRange extends InternalPath {
                 return freeTablesNow(g, gather.tables());
             }
         }
+    }
+
+    /**
+     * lru_add_drain() at the start of unmap_region() and zap_page_range() (lruAddDrain, with
+     * pageLocks=on): the pages this CPU's faults left in its LRU-add vector go onto the LRU under
+     * lru_lock before the zap, as __pagevec_lru_add() takes them when a fault fills the vector.
+     * True when the drain was pushed (the zap runs after it); false when the vector is empty or the
+     * kernel has no such call.
+     */
+    private static boolean drainsFirst(KernelCpu cpu, Kernel g) {
+        int held = cpu.pages.lruPagevec;
+        if (!g.knobs().pageLocks || !g.knobs().lruAddDrain || held == 0) {
+            return false;
+        }
+        Costs c = g.costs();
+        cpu.call(new SpinLockedSection("lru_add_drain", g.pageLists(cpu).lru, c.lruLockPage.times(held),
+                () -> cpu.pages.lruPagevec = 0));
+        return true;
+    }
+
+    /** The zap itself, once the syscall's VMA work is done: unmap into the gather, then tlb_finish_mmu(). */
+    private long unmapAndFinish(KernelCpu cpu, Kernel g) {
+        Costs c = g.costs();
+        g.pageTables().unmap(mm.pgd(), start, end, gather);
+        long cost = (long) gather.clearedPtes() * c.pteOpNs;
+        if (g.knobs().tableBatchFails && gather.tables().length > 0) {
+            // tlb_remove_table() found no batch page: each table goes through
+            // tlb_remove_table_one() before tlb_finish_mmu(). Since d86564a2f085 ("mm/tlb,
+            // x86/mm: Support invalidating TLB caches for RCU_TABLE_FREE", 2018)
+            // tlb_table_invalidate() flushes first; before it, nothing did.
+            pc = 10;
+            if (g.knobs().tableBatchInvalidates) {
+                cpu.call(new FlushTlbMmRange(mm, gather.start(), gather.end(), PhysMem.PAGE_SHIFT, true));
+            }
+            return cost;
+        }
+        return cost + finishMmu(cpu, g);
     }
 
     /** The rest of tlb_flush_mmu_free() once the data pages are freed: the page tables, by the table-free policy. */
