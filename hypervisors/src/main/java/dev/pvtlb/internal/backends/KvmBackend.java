@@ -118,7 +118,7 @@ public final class KvmBackend extends GuestTableFree implements VcpuEvents {
         // !idle_cpu(cpu) && vcpu_is_preempted(cpu); before 9ee83635d872 (5.17) vcpu_is_preempted(cpu) alone.
         from.call(new SchedYieldHypercall(java.util.Arrays.copyOf(targets, count),
                 t -> (!schedYieldSkipsIdle || !t.idle()) && (preempted[t.id()] & KVM_VCPU_PREEMPTED) != 0,
-                host, hypercallNs, guest::count));
+                host, hypercallNs, guest));
         return cost;
     }
 

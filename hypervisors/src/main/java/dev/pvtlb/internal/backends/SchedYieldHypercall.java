@@ -1,10 +1,10 @@
 package dev.pvtlb.internal.backends;
 
 import dev.pvtlb.host.KvmHost;
+import dev.pvtlb.pvops.BackendContext;
 import dev.pvtlb.smp.Cpu;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.Counter;
-import java.util.function.ObjLongConsumer;
 import java.util.function.Predicate;
 
 /**
@@ -25,17 +25,16 @@ final class SchedYieldHypercall extends KernelPath {
     private final KvmHost host;
     /** hypercall.ns: the VMCALL round trip. */
     private final long hypercallNs;
-    /** The guest's counters (BackendContext.count). */
-    private final ObjLongConsumer<Counter> count;
+    /** The guest, whose counters the yield's hypercall counts in. */
+    private final BackendContext guest;
     private Cpu target;
 
-    SchedYieldHypercall(Cpu[] targets, Predicate<Cpu> yieldsTo, KvmHost host, long hypercallNs,
-                        ObjLongConsumer<Counter> count) {
+    SchedYieldHypercall(Cpu[] targets, Predicate<Cpu> yieldsTo, KvmHost host, long hypercallNs, BackendContext guest) {
         this.targets = targets;
         this.yieldsTo = yieldsTo;
         this.host = host;
         this.hypercallNs = hypercallNs;
-        this.count = count;
+        this.guest = guest;
     }
 
     @Override
@@ -45,7 +44,7 @@ final class SchedYieldHypercall extends KernelPath {
                 if (yieldsTo.test(t)) {
                     // The loop stops at the first such target whether or not the host can yield to it.
                     target = t;
-                    count.accept(Counter.HYPERCALLS, 1);
+                    guest.count(Counter.HYPERCALLS, 1);
                     pc = 1;
                     return hypercallNs;
                 }
