@@ -101,10 +101,17 @@ public final class GuestKnobs {
     public static final KnobSpec PAGE_LOCKS = KnobSpec.choice("pageLocks", "off",
             "the page allocator's and the LRU's node locks, as Linux 5.2 takes them for anonymous memory: off = none (the model "
                     + "so far); on = a fault refills its CPU's free list under zone->lock every page.pcp.batch pages and adds "
-                    + "pages to the LRU under lru_lock every page.pagevec pages, an unmap's freed pages come off the LRU under "
+                    + "pages to the LRU under lru_lock every pagevec pages, an unmap's freed pages come off the LRU under "
                     + "lru_lock and go back to the buddy lists under zone->lock past page.pcp.high; queued spinlocks with IRQs "
                     + "off, whose waiters halt and are kicked with paravirtual spinlocks (kvm.pvSpinlock)",
             "off", "on");
+
+    public static final KnobSpec PAGEVEC = KnobSpec.choice("pagevec", "31",
+            "with pageLocks=on: PAGEVEC_SIZE, how many pages a CPU's LRU-add vector gathers before they go onto the LRU "
+                    + "under lru_lock in one hold (__pagevec_lru_add(), folio_batch_move_lru()): 15 as in 4.19 .. 6.8 "
+                    + "(include/linux/pagevec.h), 31 since Matthew Wilcox's 9cecde80aae0 \"mm: increase folio batch size\" "
+                    + "(6.9-rc2)",
+            "15", "31");
 
     public static final KnobSpec LRU_ADD_DRAIN = KnobSpec.bool("lruAddDrain", false,
             "with pageLocks=on: munmap(), madvise(MADV_DONTNEED) and a file truncation's unmap first drain the CPU's LRU-add "
@@ -158,7 +165,7 @@ public final class GuestKnobs {
 
     public static final List<KnobSpec> SPECS = List.of(CONCURRENT_FLUSH, SMT_SIBLING_DEDUP, LAZY, TABLE_FREE,
             NESTED_FLUSH, SHOULD_FLUSH_TLB, MREMAP_FLUSH, TABLE_BATCH, MEMORY_MODEL, SWITCH_MM_BARRIER, X2APIC, SMT_FLUSH_DROPS_SIBLING,
-            MM_CPUMASK, RCU, MMAP_LOCK, RWSEM_READER_SPIN, PAGE_LOCKS, LRU_ADD_DRAIN, PV_WAIT_EARLY, VIRT_SPIN_LOCK, ZERO_PAGE, SCHED_BALANCE, KERNEL, INJECT);
+            MM_CPUMASK, RCU, MMAP_LOCK, RWSEM_READER_SPIN, PAGE_LOCKS, PAGEVEC, LRU_ADD_DRAIN, PV_WAIT_EARLY, VIRT_SPIN_LOCK, ZERO_PAGE, SCHED_BALANCE, KERNEL, INJECT);
 
     public final boolean concurrentFlush;
     public final boolean smtSiblingDedup;
@@ -204,6 +211,8 @@ public final class GuestKnobs {
     public final boolean pvWaitEarlyPreempted;
     /** virtSpinLock=tas: without paravirtual spinlocks a hypervisor guest's spinlocks are test-and-set (virt_spin_lock()). */
     public final boolean virtSpinLockTas;
+    /** pagevec: PAGEVEC_SIZE, the pages of a CPU's LRU-add vector (pageLocks=on; 15 before 6.9, 31 since). */
+    public final int pagevec;
     /** lruAddDrain: an unmap drains the CPU's LRU-add page vector first (pageLocks=on; every release before 6.14). */
     public final boolean lruAddDrain;
     /** zeroPage=on: read faults on anonymous memory map the shared zero page; writes copy it. */
@@ -223,6 +232,7 @@ public final class GuestKnobs {
         pageLocks = k.get(PAGE_LOCKS.name()).equals("on");
         zeroPage = k.get(ZERO_PAGE.name()).equals("on");
         lruAddDrain = k.bool(LRU_ADD_DRAIN.name());
+        pagevec = Integer.parseInt(k.get(PAGEVEC.name()));
         virtSpinLockTas = k.get(VIRT_SPIN_LOCK.name()).equals("tas");
         pvWaitEarlyPreempted = k.get(PV_WAIT_EARLY.name()).equals("preempted");
         String cpumask = k.get(MM_CPUMASK.name());

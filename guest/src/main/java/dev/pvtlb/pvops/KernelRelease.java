@@ -62,6 +62,8 @@ public enum KernelRelease {
             // unmap_region() and zap_page_range() begin with lru_add_drain(), as they have since 2.6 (checked
             // in 4.x's zap_page_range()).
             Design.of("lruAddDrain", "true"),
+            // PAGEVEC_SIZE 15 (include/linux/pagevec.h), until 9cecde80aae0 (6.9-rc2).
+            Design.of("pagevec", "15"),
             // KVM_FEATURE_PV_TLB_FLUSH, kvm_flush_tlb_others() (858a43aae236, 4.16).
             Design.of("kvm.pvTlbFlush", "true"),
             // record_steal_time() clears preempted in a copy it writes back later (CVE-2019-3016); the xchg fix
@@ -148,7 +150,10 @@ public enum KernelRelease {
             Design.of("host.scheduler", "eevdf"),
             // Per-VMA locks (5e31275cc997 and "x86/mm: try VMA lock-based page fault handling first", 6.4): a
             // page fault takes its VMA's lock and no longer waits on mmap_lock.
-            Design.of("mmapLock", "vma"))),
+            Design.of("mmapLock", "vma"),
+            // 9cecde80aae0 "mm: increase folio batch size" (Matthew Wilcox, in the 6.9-rc2 shortlog): PAGEVEC_SIZE
+            // 15 -> 31, after 99fbb6bfc16f made folios_put() the basis of release_pages().
+            Design.of("pagevec", "31"))),
 
     /** v6.15 (2025-05-25): INVLPGB, RCU table freeing on every x86 kernel, the LOADED_MM_SWITCHING fix. */
     V6_15("6.15", V6_13, List.of(

@@ -142,6 +142,17 @@ class KernelReleaseTest {
     }
 
     @Test
+    void theLruAddVectorDoublesWithThe69FolioBatch() {
+        // PAGEVEC_SIZE 15 until 9cecde80aae0 "mm: increase folio batch size" (6.9-rc2), 31 since.
+        for (String release : new String[] {"4.19", "5.2", "5.3", "5.10", "6.1"}) {
+            assertEquals("15", booted("kernel", release).get("pagevec"), release);
+        }
+        assertEquals("31", booted("kernel", "6.13").get("pagevec"));
+        assertEquals("31", booted("kernel", "6.15").get("pagevec"));
+        assertEquals("31", booted().get("pagevec"), "the default is mainline's");
+    }
+
+    @Test
     void noneAndNoKernelKnobChangeNothing() {
         assertEquals(booted(), booted("kernel", "none"));
         assertEquals("none", booted().get("kernel"));

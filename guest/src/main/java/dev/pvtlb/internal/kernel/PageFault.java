@@ -74,7 +74,7 @@ public final class PageFault extends InternalPath {
         boolean zeroMapped = zeroPage && !newPage && Pte.pfnOf(pte) == g.zeroPfnIfUsed();
         boolean zeroRead = zeroPage && !vma.shared() && newPage && !write;
         return !(zeroMapped && write) && !(newPage && !zeroRead && g.knobs().pageLocks
-                && (cpu.pages.pcp <= 0 || cpu.pages.lruPagevec + 1 >= g.costs().pagevecSize));
+                && (cpu.pages.pcp <= 0 || cpu.pages.lruPagevec + 1 >= g.knobs().pagevec));
     }
 
     /**

@@ -30,12 +30,29 @@ final class PageListAllocation {
     /** A fault took a page from {@code cpu}'s list and mapped it: lru_cache_add(), which drains a full vector. */
     static void tookAndAdded(KernelCpu cpu) {
         cpu.pages.pcp--;
-        if (++cpu.pages.lruPagevec < cpu.kernel().costs().pagevecSize) {
+        if (++cpu.pages.lruPagevec < cpu.kernel().knobs().pagevec) {
             return;
         }
+        addToLru(cpu, "__pagevec_lru_add");
+    }
+
+    /**
+     * lru_add_drain(): when {@code cpu}'s LRU-add vector holds pages, pushes their move onto the
+     * LRU and returns true (the caller's step runs again after it); false for an empty vector.
+     */
+    static boolean drain(KernelCpu cpu) {
+        if (cpu.pages.lruPagevec == 0) {
+            return false;
+        }
+        addToLru(cpu, "lru_add_drain");
+        return true;
+    }
+
+    /** The vector's pages onto the node's LRU under lru_lock (__pagevec_lru_add()), one hold per page; the vector is empty after. */
+    private static void addToLru(KernelCpu cpu, String name) {
+        int held = cpu.pages.lruPagevec;
         cpu.pages.lruPagevec = 0;
         Costs c = cpu.kernel().costs();
-        cpu.call(new SpinLockedSection("__pagevec_lru_add", cpu.kernel().pageLists(cpu).lru,
-                c.lruLockPage.times(c.pagevecSize), () -> {}));
+        cpu.call(new SpinLockedSection(name, cpu.kernel().pageLists(cpu).lru, c.lruLockPage.times(held), () -> {}));
     }
 }

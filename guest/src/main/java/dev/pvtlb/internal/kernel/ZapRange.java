@@ -64,8 +64,7 @@ public final class ZapRange extends InternalPath {
         Costs c = g.costs();
         switch (pc) {
             case 0 -> {
-                if (mm.ptlHeldByOther(cpu.id, start, end)) {
-                    // zap_pte_range(): spin on a PTE table's lock (held by a move_ptes()).
+                if (ptlSpins(cpu)) {
                     return c.lineSameSocketNs;
                 }
                 long cost = c.syscallNs + c.vmaOpNs;
@@ -85,7 +84,7 @@ public final class ZapRange extends InternalPath {
             }
             case 13 -> {
                 // After lru_add_drain(): the zap, which may find a PTE table's lock taken meanwhile.
-                if (mm.ptlHeldByOther(cpu.id, start, end)) {
+                if (ptlSpins(cpu)) {
                     return c.lineSameSocketNs;
                 }
                 return unmapAndFinish(cpu, g);
@@ -137,19 +136,16 @@ public final class ZapRange extends InternalPath {
     /**
      * lru_add_drain() at the start of unmap_region() and zap_page_range() (lruAddDrain, with
      * pageLocks=on): the pages this CPU's faults left in its LRU-add vector go onto the LRU under
-     * lru_lock before the zap, as __pagevec_lru_add() takes them when a fault fills the vector.
-     * True when the drain was pushed (the zap runs after it); false when the vector is empty or the
-     * kernel has no such call.
+     * lru_lock before the zap. True when the drain was pushed (the zap runs after it); false when
+     * the vector is empty or the kernel has no such call.
      */
     private static boolean drainsFirst(KernelCpu cpu, Kernel g) {
-        int held = cpu.pages.lruPagevec;
-        if (!g.knobs().pageLocks || !g.knobs().lruAddDrain || held == 0) {
-            return false;
-        }
-        Costs c = g.costs();
-        cpu.call(new SpinLockedSection("lru_add_drain", g.pageLists(cpu).lru, c.lruLockPage.times(held),
-                () -> cpu.pages.lruPagevec = 0));
-        return true;
+        return g.knobs().pageLocks && g.knobs().lruAddDrain && PageListAllocation.drain(cpu);
+    }
+
+    /** zap_pte_range() finds a PTE table's lock held by another CPU (a move_ptes()): it spins on the line. */
+    private boolean ptlSpins(KernelCpu cpu) {
+        return mm.ptlHeldByOther(cpu.id, start, end);
     }
 
     /** The zap itself, once the syscall's VMA work is done: unmap into the gather, then tlb_finish_mmu(). */

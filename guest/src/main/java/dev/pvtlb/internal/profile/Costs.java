@@ -57,7 +57,6 @@ public final class Costs {
     public final FigureOnUse rcuCallback;
     public final int pcpBatch;
     public final int pcpHigh;
-    public final int pagevecSize;
     public final int releaseBatch;
     public final FigureOnUse zoneLockPage;
     public final FigureOnUse lruLockPage;
@@ -129,7 +128,6 @@ public final class Costs {
         rcuCallback = new FigureOnUse(p, "rcu.callback.ns");
         pcpBatch = Math.max(1, p.integer("page.pcp.batch"));
         pcpHigh = Math.max(pcpBatch, p.integer("page.pcp.high"));
-        pagevecSize = Math.max(1, p.integer("page.pagevec"));
         releaseBatch = Math.max(1, p.integer("page.release.batch"));
         zoneLockPage = new FigureOnUse(p, "page.zone_lock.page.ns");
         lruLockPage = new FigureOnUse(p, "page.lru_lock.page.ns");

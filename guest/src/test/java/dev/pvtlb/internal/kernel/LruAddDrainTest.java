@@ -7,18 +7,25 @@ import dev.pvtlb.scenario.Scripted;
 import org.junit.jupiter.api.Test;
 
 /**
- * lru_add_drain() at the start of an unmap (lruAddDrain, with pageLocks=on), on x86-skylake:
- * page.pagevec 15, page.lru_lock.page.ns 30, line.local.ns 5.
+ * lru_add_drain() at the start of an unmap (lruAddDrain, with pageLocks=on), and the LRU-add
+ * vector's size (pagevec), on x86-skylake: page.lru_lock.page.ns 30, line.local.ns 5.
  */
 class LruAddDrainTest {
-    private static Scripted guest(boolean drain) {
-        return new Scripted(GuestConfig.builder().cpus(1).seed(1)
-                .knob("pageLocks", "on").knob("lruAddDrain", String.valueOf(drain)).build());
+    private static Scripted guest(boolean drain, int pagevec) {
+        return new Scripted(GuestConfig.builder().cpus(1).seed(1).knob("pageLocks", "on")
+                .knob("lruAddDrain", String.valueOf(drain)).knob("pagevec", String.valueOf(pagevec)).build());
     }
 
-    /** The end of a run on one CPU that faults {@code pages} pages in and then madvise(MADV_DONTNEED)s them. */
     private static long[] faultThenDontneed(boolean drain, int pages) {
-        Scripted s = guest(drain);
+        return faultThenDontneed(drain, pages, 15);
+    }
+
+    /**
+     * The end of a run on one CPU that faults {@code pages} pages in and then madvise(MADV_DONTNEED)s
+     * them, and the pages its LRU-add vector holds then.
+     */
+    private static long[] faultThenDontneed(boolean drain, int pages, int pagevec) {
+        Scripted s = guest(drain, pagevec);
         long b = s.map(1, pages);
         s.spawn(0, Scripted.populate(b, pages), s.madvise(b, pages));
         s.run();
@@ -45,5 +52,19 @@ class LruAddDrainTest {
         assertEquals(0, with[1]);
         assertEquals(0, without[1]);
         assertEquals(without[0], with[0]);
+    }
+
+    @Test
+    void since69TheVectorHoldsThirtyOnePages() {
+        // pagevec=31: the 15th fault no longer fills the vector, so the 15 pages are still in it at the
+        // madvise, which drains them: 15 x 30 ns held, and the lock word's two 5-ns writes.
+        long[] with = faultThenDontneed(true, 15, 31);
+        long[] without = faultThenDontneed(false, 15, 31);
+        assertEquals(0, with[1]);
+        assertEquals(15, without[1]);
+        assertEquals(460, with[0] - without[0]);
+        // The 31st fault fills it: 31 pages in one hold, where pagevec=15 takes the lock twice for 30 of them.
+        assertEquals(0, faultThenDontneed(false, 31, 31)[1]);
+        assertEquals(1, faultThenDontneed(false, 31, 15)[1]);
     }
 }

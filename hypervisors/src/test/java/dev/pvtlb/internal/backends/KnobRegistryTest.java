@@ -48,7 +48,7 @@ class KnobRegistryTest {
     void aKnobNoOwnerDeclaresIsLeftToTheUnknownKnobMessage() {
         ModelException e = assertThrows(ModelException.class, () -> KnobRegistry.resolve(NATIVE, Map.of("lazzy", "off")));
         assertEquals("unknown knob 'lazzy' (known: host.balance, host.scheduler, inject, kernel, lazy, lruAddDrain, memoryModel, mmapLock, "
-                + "mremapFlush, native.concurrentFlush, native.smtSiblingDedup, nestedFlush, pageLocks, pvqspinlock.waitEarly, rcu, rwsem.readerSpin, sched.balance, "
+                + "mremapFlush, native.concurrentFlush, native.smtSiblingDedup, nestedFlush, pageLocks, pagevec, pvqspinlock.waitEarly, rcu, rwsem.readerSpin, sched.balance, "
                 + "shouldFlushTlb, smt.flushDropsSibling, switchMmBarrier, tableBatch, tableFree, virtSpinLock, x86.mmCpumask, x86.x2apic, "
                 + "zeroPage)", e.getMessage());
     }
@@ -82,7 +82,7 @@ class KnobRegistryTest {
     void theCommonKnobsAreTheGuestKernelsAndTheHostModelsInListingOrder() {
         assertEquals(List.of("native.concurrentFlush", "native.smtSiblingDedup", "lazy", "tableFree", "nestedFlush",
                 "shouldFlushTlb", "mremapFlush", "tableBatch", "memoryModel", "switchMmBarrier", "x86.x2apic",
-                "smt.flushDropsSibling", "x86.mmCpumask", "rcu", "mmapLock", "rwsem.readerSpin", "pageLocks", "lruAddDrain", "pvqspinlock.waitEarly", "virtSpinLock", "zeroPage", "host.scheduler",
+                "smt.flushDropsSibling", "x86.mmCpumask", "rcu", "mmapLock", "rwsem.readerSpin", "pageLocks", "pagevec", "lruAddDrain", "pvqspinlock.waitEarly", "virtSpinLock", "zeroPage", "host.scheduler",
                 "host.balance", "sched.balance", "kernel", "inject"), names(KnobRegistry.common()));
     }
 
