@@ -84,6 +84,21 @@ class WorkloadBehaviourTest {
     }
 
     @Test
+    void theTestProgramFlushesOnePagePerIterationWhereTheRegionShapeFlushesOncePerLoop() {
+        // tests/tlb_flush2.c: per page, a write fault, a one-page madvise() and a read fault (the zero page);
+        // munmap() after the mapping's last page. 2 threads x 8 iterations over 4-page mappings: 32 faults,
+        // 16 one-page flushes and one munmap() each (the 8th iteration ends the run before the second).
+        RunReport program = run("tlb-flush2", "native", "shape=tlb_flush2.c", "threads=2", "vcpus=2", "pages=4", "ops=8",
+                "zeroPage=on");
+        assertEquals(32, program.counters().get("page_faults"));
+        assertEquals(18, program.counters().get("nr_tlb_remote_flush"));
+        // The same 16 page writes as 2 loops of 4 pages per thread: one madvise() of the region per loop.
+        RunReport region = run("tlb-flush2", "native", "threads=2", "vcpus=2", "pages=4", "ops=2");
+        assertEquals(16, region.counters().get("page_faults"));
+        assertEquals(4, region.counters().get("nr_tlb_remote_flush"));
+    }
+
+    @Test
     void ebizzyRunsInAVirtualMachineWithOtherVmsOnTheHost() {
         RunReport r = run("ebizzy", "kvm", "threads=8", "vcpus=8", "ops=2", "vms=2", "pcpus=8");
         assertTrue(metric(r, "records_per_s") > 0);
