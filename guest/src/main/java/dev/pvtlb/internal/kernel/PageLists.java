@@ -11,12 +11,28 @@ import dev.pvtlb.internal.profile.Costs;
  * take freed pages off it (release_pages(), every SWAP_CLUSTER_MAX pages). All are taken with
  * IRQs off. The per-CPU counts live on the CPU ({@link PerCpuPages},
  * one per CPU); the lists' contents are not modelled, only how often the locks
- * are taken and for how long ({@link Costs#pcpBatch} and the per-page hold times). A fault takes
+ * are taken, for how long ({@link Costs#pcpBatch} and the per-page hold times) and which of the
+ * data's cache lines every hold writes (a hold after another CPU's moves them). A fault takes
  * them in {@link PageListAllocation}, a free in {@link ReleasePages}.
  */
 final class PageLists {
-    final QueuedSpinLock<KernelCpu> zone = new QueuedSpinLock<>("zone->lock");
-    final QueuedSpinLock<KernelCpu> lru = new QueuedSpinLock<>("lru_lock");
+    /**
+     * Every hold writes the zone's hot lines: the free list heads of the order it takes from or
+     * gives back to (zone->free_area[order].free_list[], 96 bytes of list heads) and that order's
+     * nr_free beside them, two lines (mm/page_alloc.c, __rmqueue() and __free_one_page()).
+     */
+    final QueuedSpinLock<KernelCpu> zone = new QueuedSpinLock<>("zone->lock", ZONE_HOT_LINES);
+    /**
+     * Every hold writes the LRU's hot lines: the lruvec's list heads (list_add() at the head;
+     * list_del() of a page added moments ago, next to the head), the struct page of the list's
+     * first page (its prev, written by the next add) and the lruvec's size counters
+     * (update_lru_size(): lruvec->lru_zone_size, the memcg's per-node counts). A hold after
+     * another CPU's moves them (mm/swap.c, include/linux/mm_inline.h).
+     */
+    final QueuedSpinLock<KernelCpu> lru = new QueuedSpinLock<>("lru_lock", LRU_HOT_LINES);
+
+    static final int LRU_HOT_LINES = 3;
+    static final int ZONE_HOT_LINES = 2;
 
     /** For a new run on the same guest. */
     void reset() {

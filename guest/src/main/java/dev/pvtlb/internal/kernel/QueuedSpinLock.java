@@ -41,9 +41,24 @@ public final class QueuedSpinLock<C extends Cpu> {
     /** A read-only view of {@link #unqueued}, handed out without a copy at every unlock. */
     private final List<C> unqueuedView = Collections.unmodifiableList(unqueued);
     private C holder;
+    /** The lines every critical section under the lock writes (the data it protects); none for a bare lock. */
+    private final ContendedLine[] guarded;
 
     public QueuedSpinLock(String name) {
+        this(name, 0);
+    }
+
+    /**
+     * A lock whose every critical section writes {@code guardedLines} lines of the data it
+     * protects (list heads, counters): a holder on another CPU than the last one moves them as
+     * it moves the lock word.
+     */
+    public QueuedSpinLock(String name, int guardedLines) {
         this.name = name;
+        this.guarded = new ContendedLine[guardedLines];
+        for (int i = 0; i < guardedLines; i++) {
+            guarded[i] = new ContendedLine();
+        }
     }
 
     public String name() {
@@ -52,6 +67,11 @@ public final class QueuedSpinLock<C extends Cpu> {
 
     ContendedLine line() {
         return line;
+    }
+
+    /** The lines of the protected data that every critical section writes. */
+    ContendedLine[] guardedLines() {
+        return guarded;
     }
 
     /**
@@ -190,6 +210,9 @@ public final class QueuedSpinLock<C extends Cpu> {
 
     /** For a new run on the same guest. */
     void reset() {
+        for (ContendedLine l : guarded) {
+            l.reset();
+        }
         holder = null;
         queue.clear();
         halted.clear();

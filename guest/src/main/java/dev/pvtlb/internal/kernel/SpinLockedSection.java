@@ -110,7 +110,11 @@ public final class SpinLockedSection extends InternalPath {
             case 2 -> {
                 held.run();
                 pc = 3;
-                return holdNs;
+                long cost = holdNs;
+                for (var l : lock.guardedLines()) {
+                    cost += cpu.lines.write(l, now);
+                }
+                return cost;
             }
             case 3 -> {
                 long cost = cpu.lines.write(lock.line(), now);
