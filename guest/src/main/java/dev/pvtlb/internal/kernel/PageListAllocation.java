@@ -5,8 +5,8 @@ import dev.pvtlb.internal.profile.Costs;
 /**
  * The fault side of a node's page locks (pageLocks=on, {@link PageLists}): rmqueue_bulk(), which
  * refills an empty per-CPU free list under {@code zone->lock}, and lru_cache_add(), which adds a
- * full page vector to the LRU under {@code lru_lock} (__pagevec_lru_add()). The free side is
- * {@link ReleasePages}.
+ * full page vector to the LRU under {@code lru_lock} (__pagevec_lru_add()), as lru_add_drain()
+ * adds what a vector holds at an unmap ({@link #drain}). The free side is {@link ReleasePages}.
  */
 final class PageListAllocation {
     private PageListAllocation() {
@@ -48,7 +48,10 @@ final class PageListAllocation {
         return true;
     }
 
-    /** The vector's pages onto the node's LRU under lru_lock (__pagevec_lru_add()), one hold per page; the vector is empty after. */
+    /**
+     * The vector's pages onto the node's LRU in one hold of lru_lock (__pagevec_lru_add()),
+     * page.lru_lock.page.ns per page; the vector is empty after.
+     */
     private static void addToLru(KernelCpu cpu, String name) {
         int held = cpu.pages.lruPagevec;
         cpu.pages.lruPagevec = 0;
