@@ -133,23 +133,23 @@ class KernelReleaseTest {
     @Test
     void pageFaultsWaitOnMmapLockUntilPerVmaLocks() {
         // mmap_lock is a reader/writer semaphore page faults read-lock; lock_vma_under_rcu() (5e31275cc997) is 6.4.
-        for (String release : new String[] {"4.19", "5.2", "5.3", "5.10", "6.1"}) {
-            assertEquals("rwsem", booted("kernel", release).get("mmapLock"), release);
-        }
-        assertEquals("vma", booted("kernel", "6.13").get("mmapLock"));
-        assertEquals("vma", booted("kernel", "6.15").get("mmapLock"));
-        assertEquals("vma", booted().get("mmapLock"), "the default is mainline's");
+        assertChangesAtTheLastTwo("mmapLock", "rwsem", "vma");
     }
 
     @Test
     void theLruAddVectorDoublesWithThe69FolioBatch() {
         // PAGEVEC_SIZE 15 until 9cecde80aae0 "mm: increase folio batch size" (6.9-rc2), 31 since.
+        assertChangesAtTheLastTwo("pagevec", "15", "31");
+    }
+
+    /** {@code knob} is {@code before} in the presets 4.19 .. 6.1 and {@code after} in 6.13, 6.15 and by default (mainline). */
+    private static void assertChangesAtTheLastTwo(String knob, String before, String after) {
         for (String release : new String[] {"4.19", "5.2", "5.3", "5.10", "6.1"}) {
-            assertEquals("15", booted("kernel", release).get("pagevec"), release);
+            assertEquals(before, booted("kernel", release).get(knob), release);
         }
-        assertEquals("31", booted("kernel", "6.13").get("pagevec"));
-        assertEquals("31", booted("kernel", "6.15").get("pagevec"));
-        assertEquals("31", booted().get("pagevec"), "the default is mainline's");
+        assertEquals(after, booted("kernel", "6.13").get(knob));
+        assertEquals(after, booted("kernel", "6.15").get(knob));
+        assertEquals(after, booted().get(knob), "the default is mainline's");
     }
 
     @Test

@@ -367,8 +367,19 @@ final class ValidationExperiments {
         // run their first slice side by side, nothing descheduled, and a 2-VM run without the boost completed 367 of
         // its first 684 records in the first 5 slices (seed 1), where it then ran at about 2000 records/s; ebizzy's
         // 10 s make that start negligible, the model's 0.24 s did not.
-        List<String> sets = new ArrayList<>(List.of("kernel=" + release, "host.topology=" + SKYLAKE_SP_HOST, "vms=" + vms,
-                "others=same", "ops=timed", "warmup_us=120000", "kvm.pvTlbFlush=false", "host.balance=periodic"));
+        return ebizzyOnHost(key, release, List.of("host.topology=" + SKYLAKE_SP_HOST, "vms=" + vms, "others=same"), own);
+    }
+
+    /**
+     * ebizzy on a KVM host as the KVM sources ran it: {@code release} on host and guest, the VMs and host of
+     * {@code machine}, a timed run after 10 host slices of warm-up, PV TLB flush off, the host's periodic
+     * balance; then the run's own settings and the guest's locks (GUEST_LOCKS).
+     */
+    private static ValidationRun ebizzyOnHost(String key, String release, List<String> machine, String... own) {
+        List<String> sets = new ArrayList<>();
+        sets.add("kernel=" + release);
+        sets.addAll(machine);
+        sets.addAll(List.of("ops=timed", "warmup_us=120000", "kvm.pvTlbFlush=false", "host.balance=periodic"));
         sets.addAll(List.of(own));
         sets.addAll(GUEST_LOCKS);
         return ValidationRun.onBackend(key, "ebizzy", "kvm", sets.toArray(String[]::new));
@@ -458,10 +469,7 @@ final class ValidationExperiments {
 
     /** ebizzy -M in an 8-vCPU VM beside one running stress --cpu 2, on the Haswell desktop, as the yield's table ran it. */
     private static ValidationRun ebizzyOnHaswellKvm(String key, String own) {
-        List<String> sets = new ArrayList<>(List.of("kernel=5.3", "vcpus=8", "pcpus=8", "host.topology=" + HASWELL_HOST, "vms=2",
-                "others=cpu-bound:2", "ops=timed", "warmup_us=120000", "host_slices=830", "kvm.pvTlbFlush=false",
-                "host.balance=periodic", "kvm.boost=false", own));
-        sets.addAll(GUEST_LOCKS);
-        return ValidationRun.onBackend(key, "ebizzy", "kvm", sets.toArray(String[]::new));
+        return ebizzyOnHost(key, "5.3", List.of("vcpus=8", "pcpus=8", "host.topology=" + HASWELL_HOST, "vms=2",
+                "others=cpu-bound:2", "host_slices=830"), "kvm.boost=false", own);
     }
 }
