@@ -372,9 +372,9 @@ public final class Kernel implements AutoCloseable {
         return pvOps.vcpuHost() != null && pvOps.vcpuHost().pvSpinlock();
     }
 
-    /** The page locks of {@code cpu}'s node (pageLocks=on), one set per socket, made at first use. */
-    PageLists pageLists(KernelCpu cpu) {
-        return machine.pageLists(cpu);
+    /** The page locks of node (socket) {@code node} (pageLocks=on), one set per socket, made at first use. */
+    PageLists pageLists(int node) {
+        return machine.pageLists(node);
     }
 
     /**

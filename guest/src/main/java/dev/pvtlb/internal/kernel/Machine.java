@@ -37,6 +37,8 @@ final class Machine {
     private int zeroPfn;
     /** Each socket's page locks (pageLocks=on), null until first used. */
     private PageLists[] pageLists;
+    /** The data pages in an LRU-add vector or on an LRU list (pageLocks=on), by frame; every node's PageLists holds it. */
+    private final LruPages lruPages = new LruPages();
 
     /** Builds memory and CPUs; {@code guest} is the kernel the CPUs belong to (its clock and records exist already). */
     Machine(Kernel guest, Topology topology, long memoryBytes, boolean sharedSmtTlb, Profile profile, Costs costs) {
@@ -129,6 +131,7 @@ final class Machine {
     void reset() {
         allocator.reset();
         zeroPfn = 0;
+        lruPages.clear();
         if (pageLists != null) {
             for (PageLists p : pageLists) {
                 if (p != null) {
@@ -151,12 +154,12 @@ final class Machine {
         return zeroPfn;
     }
 
-    /** The page locks of {@code cpu}'s node (pageLocks=on), one set per socket, made at first use. */
-    PageLists pageLists(KernelCpu cpu) {
+    /** The page locks of node (socket) {@code node} (pageLocks=on), one set per socket, made at first use. */
+    PageLists pageLists(int node) {
         if (pageLists == null) {
             pageLists = new PageLists[topology.sockets()];
         }
-        PageLists p = pageLists[cpu.socket()];
-        return p != null ? p : (pageLists[cpu.socket()] = new PageLists());
+        PageLists p = pageLists[node];
+        return p != null ? p : (pageLists[node] = new PageLists(node, lruPages));
     }
 }

@@ -157,7 +157,7 @@ public final class PageFault extends InternalPath {
         g.vmstat().inc(Counter.PAGE_FAULTS);
         finish(cpu);
         if (newPage && g.knobs().pageLocks) {
-            PageListAllocation.tookAndAdded(cpu); // lru_cache_add(), before the fault returns
+            PageListAllocation.tookAndAdded(cpu, (int) Pte.pfnOf(written)); // lru_cache_add(), before the fault returns
         }
         return costNs(g.costs(), vma);
     }
@@ -212,7 +212,7 @@ public final class PageFault extends InternalPath {
         g.vmstat().inc(Counter.PAGE_FAULTS);
         finish(cpu);
         if (g.knobs().pageLocks) {
-            PageListAllocation.tookAndAdded(cpu);
+            PageListAllocation.tookAndAdded(cpu, copyFrame);
         }
         return 0;
     }

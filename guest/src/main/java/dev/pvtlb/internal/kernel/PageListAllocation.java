@@ -4,9 +4,10 @@ import dev.pvtlb.internal.profile.Costs;
 
 /**
  * The fault side of a node's page locks (pageLocks=on, {@link PageLists}): rmqueue_bulk(), which
- * refills an empty per-CPU free list under {@code zone->lock}, and lru_cache_add(), which adds a
- * full page vector to the LRU under {@code lru_lock} (__pagevec_lru_add()), as lru_add_drain()
- * adds what a vector holds at an unmap ({@link #drain}). The free side is {@link ReleasePages}.
+ * refills an empty per-CPU free list under {@code zone->lock}, and lru_cache_add(), which puts the
+ * new page in the CPU's LRU-add vector and adds a full vector to the LRU ({@link PagevecLruAdd}),
+ * as lru_add_drain() adds what a vector holds at an unmap ({@link #drain}). The free side is
+ * {@link ReleasePages}.
  */
 final class PageListAllocation {
     private PageListAllocation() {
@@ -21,19 +22,25 @@ final class PageListAllocation {
             return false;
         }
         Costs c = cpu.kernel().costs();
-        PageLists node = cpu.kernel().pageLists(cpu);
+        PageLists node = cpu.kernel().pageLists(cpu.socket());
         cpu.call(new SpinLockedSection("rmqueue_bulk", node.zone, c.zoneLockPage.times(c.pcpBatch),
                 () -> cpu.pages.pcp += c.pcpBatch));
         return true;
     }
 
-    /** A fault took a page from {@code cpu}'s list and mapped it: lru_cache_add(), which drains a full vector. */
-    static void tookAndAdded(KernelCpu cpu) {
+    /**
+     * A fault took frame {@code pfn} from {@code cpu}'s list and mapped it: lru_cache_add(), which
+     * puts the page in the vector and adds a full vector to the LRU.
+     */
+    static void tookAndAdded(KernelCpu cpu, int pfn) {
         cpu.pages.pcp--;
-        if (++cpu.pages.lruPagevec < cpu.kernel().knobs().pagevec) {
+        Kernel g = cpu.kernel();
+        int pagevec = g.knobs().pagevec;
+        PageLists node = g.pageLists(cpu.socket());
+        if (cpu.pages.add(node.pages.allocated(pfn, node.lruList, node.node), pagevec) < pagevec) {
             return;
         }
-        addToLru(cpu, "__pagevec_lru_add");
+        cpu.call(new PagevecLruAdd("__pagevec_lru_add", cpu.pages.takeVector()));
     }
 
     /**
@@ -44,18 +51,7 @@ final class PageListAllocation {
         if (cpu.pages.lruPagevec == 0) {
             return false;
         }
-        addToLru(cpu, "lru_add_drain");
+        cpu.call(new PagevecLruAdd("lru_add_drain", cpu.pages.takeVector()));
         return true;
-    }
-
-    /**
-     * The vector's pages onto the node's LRU in one hold of lru_lock (__pagevec_lru_add()),
-     * page.lru_lock.page.ns per page; the vector is empty after.
-     */
-    private static void addToLru(KernelCpu cpu, String name) {
-        int held = cpu.pages.lruPagevec;
-        cpu.pages.lruPagevec = 0;
-        Costs c = cpu.kernel().costs();
-        cpu.call(new SpinLockedSection(name, cpu.kernel().pageLists(cpu).lru, c.lruLockPage.times(held), () -> {}));
     }
 }

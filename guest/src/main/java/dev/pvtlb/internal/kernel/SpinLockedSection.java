@@ -32,7 +32,7 @@ public final class SpinLockedSection extends InternalPath {
     private final String name;
     private final QueuedSpinLock<KernelCpu> lock;
     private final long holdNs;
-    private final Runnable held;
+    private final Held held;
     /** The halted queue head this unlock kicks, between the kick's hypercall and the host's answer. */
     private KernelCpu kicked;
     /** Halted in pv_wait(): the step's category is then IDLE, which halts the vCPU. */
@@ -45,8 +45,22 @@ public final class SpinLockedSection extends InternalPath {
     private long spinStart;
     private long descheduledAtStart;
 
+    /** What a section does once the lock is taken, at {@code now}: returns what its stores cost beyond the hold time, in ns. */
+    @FunctionalInterface
+    interface Held {
+        long run(KernelCpu cpu, long now);
+    }
+
     /** {@code held} runs once the lock is taken (the section's effect); the section lasts {@code holdNs}. */
     public SpinLockedSection(String name, QueuedSpinLock<KernelCpu> lock, long holdNs, Runnable held) {
+        this(name, lock, holdNs, (cpu, now) -> {
+            held.run();
+            return 0;
+        });
+    }
+
+    /** As above, where the section's effect also costs what {@code held} returns (lines it moves). */
+    SpinLockedSection(String name, QueuedSpinLock<KernelCpu> lock, long holdNs, Held held) {
         this.name = name;
         this.lock = lock;
         this.holdNs = holdNs;
@@ -108,9 +122,8 @@ public final class SpinLockedSection extends InternalPath {
                 return BLOCK; // woken for something else (a pause-loop exit's host work): the spin goes on
             }
             case 2 -> {
-                held.run();
                 pc = 3;
-                long cost = holdNs;
+                long cost = holdNs + held.run(cpu, now);
                 for (var l : lock.guardedLines()) {
                     cost += cpu.lines.write(l, now);
                 }

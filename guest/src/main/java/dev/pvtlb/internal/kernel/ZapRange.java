@@ -117,7 +117,7 @@ public final class ZapRange extends InternalPath {
                 }
                 if (g.knobs().pageLocks && pages.length > 0) {
                     pc = 12;
-                    cpu.call(new ReleasePages(pages.length)); // its locks, then the tables below
+                    cpu.call(released(cpu, pages)); // its locks, then the tables below
                     return cost;
                 }
                 return cost + freeTablesAfterPages(cpu, g);
@@ -141,6 +141,30 @@ public final class ZapRange extends InternalPath {
      */
     private static boolean drainsFirst(KernelCpu cpu, Kernel g) {
         return g.knobs().pageLocks && g.knobs().lruAddDrain && PageListAllocation.drain(cpu);
+    }
+
+    /**
+     * What the unmap's release_pages() does with the frames it freed (pageLocks=on): a page on an
+     * LRU list comes off it; a page still in some CPU's LRU-add vector keeps the vector's
+     * reference, so it is only marked, and freed when that vector drains ({@link PagevecLruAdd});
+     * a page the workload's set-up mapped, on the LRU since before the run, comes off under the
+     * lock with no list of its own.
+     */
+    private static ReleasePages released(KernelCpu cpu, int[] pfns) {
+        LruPages pages = cpu.kernel().pageLists(cpu.socket()).pages;
+        java.util.List<LruPage> onLists = new java.util.ArrayList<>();
+        int untracked = 0;
+        for (int pfn : pfns) {
+            LruPage page = pages.freed(pfn);
+            if (page == null) {
+                untracked++;
+            } else if (page.onList()) {
+                onLists.add(page);
+            } else {
+                page.unmapped = true;
+            }
+        }
+        return new ReleasePages(onLists.toArray(LruPage[]::new), untracked);
     }
 
     /** zap_pte_range() finds a PTE table's lock held by another CPU (a move_ptes()): it spins on the line. */

@@ -7,8 +7,9 @@ import dev.pvtlb.scenario.Scripted;
 import org.junit.jupiter.api.Test;
 
 /**
- * lru_add_drain() at the start of an unmap (lruAddDrain, with pageLocks=on), and the LRU-add
- * vector's size (pagevec), on x86-skylake: page.lru_lock.page.ns 30, line.local.ns 5.
+ * lru_add_drain() at the start of an unmap (lruAddDrain, with pageLocks=on), the LRU-add vector's
+ * size (pagevec) and the vector's reference to the pages it holds, on x86-skylake:
+ * page.lru_lock.page.ns 30, line.local.ns 5, page.pcp.batch 63.
  */
 class LruAddDrainTest {
     private static Scripted guest(boolean drain, int pagevec) {
@@ -39,10 +40,12 @@ class LruAddDrainTest {
         long[] without = faultThenDontneed(false, 5);
         assertEquals(0, with[1], "lru_add_drain() emptied the vector");
         assertEquals(5, without[1], "without it the pages wait for the vector to fill");
-        // The drain holds lru_lock for the 5 pages (5 x 30 ns), writes the lock word to take and to
-        // release it and the LRU's three hot lines (PageLists.LRU_HOT_LINES), each line.local.ns (5 ns):
-        // no other CPU has had them.
-        assertEquals(175, with[0] - without[0]);
+        // The drain holds lru_lock for the 5 pages (5 x 30 ns) and writes the lock word to take and to
+        // release it and the LRU's size counters (PageLists.LRU_HOT_LINES), each line.local.ns (5 ns):
+        // no other CPU has had them, so the list's links cost nothing beyond the hold. The unmap then
+        // takes the 5 pages off the list in another such hold. Without the drain the vector still
+        // holds a reference to each page: the unmap frees none of them and takes no lock.
+        assertEquals(2 * (5 * 30 + 3 * 5), with[0] - without[0]);
     }
 
     @Test
@@ -58,14 +61,31 @@ class LruAddDrainTest {
     @Test
     void since69TheVectorHoldsThirtyOnePages() {
         // pagevec=31: the 15th fault no longer fills the vector, so the 15 pages are still in it at the
-        // madvise, which drains them: 15 x 30 ns held, the lock word's two 5-ns writes and the three hot lines'.
+        // madvise, which drains them (15 x 30 ns held, the lock word's two 5-ns writes and the counters')
+        // and takes them off the list again; without the drain neither hold happens.
         long[] with = faultThenDontneed(true, 15, 31);
         long[] without = faultThenDontneed(false, 15, 31);
         assertEquals(0, with[1]);
         assertEquals(15, without[1]);
-        assertEquals(475, with[0] - without[0]);
+        assertEquals(2 * (15 * 30 + 3 * 5), with[0] - without[0]);
         // The 31st fault fills it: 31 pages in one hold, where pagevec=15 takes the lock twice for 30 of them.
         assertEquals(0, faultThenDontneed(false, 31, 31)[1]);
         assertEquals(1, faultThenDontneed(false, 31, 15)[1]);
+    }
+
+    @Test
+    void aPageUnmappedWhileTheVectorHoldsItIsFreedWhenTheVectorDrains() {
+        // 5 faults, madvise(MADV_DONTNEED) of those 5 pages, 10 more faults: the 15th page fills the
+        // vector. Its 15 pages go onto the LRU, then the vector drops its references, the last ones of
+        // the 5 unmapped pages: they come off the list again and go to the CPU's free list.
+        Scripted s = guest(false, 15);
+        long b = s.map(1, 15);
+        s.spawn(0, Scripted.populate(b, 5), s.madvise(b, 5), Scripted.populate(b + 5 * 4096L, 10));
+        s.run();
+        KernelCpu cpu = s.guest.cpus()[0];
+        assertEquals(0, cpu.pages.lruPagevec);
+        assertEquals(10, s.guest.pageLists(cpu.socket()).lruList.size(), "the 10 pages still mapped are on the LRU");
+        // rmqueue_bulk() gave the free list 63 pages at the first fault; 15 faults took 15, the drain gave 5 back.
+        assertEquals(63 - 15 + 5, cpu.pages.pcp);
     }
 }
