@@ -68,7 +68,8 @@ public record RunReport(String scenario, String backend, Map<String, String> kno
         String received = Counter.NR_TLB_REMOTE_FLUSH_RECEIVED.key;
         for (CostPart p : CostPart.values()) {
             String per = switch (p) {
-                case FLUSH_SETUP, FLUSH_SEND, FLUSH_LOCAL, LINE_TRANSFERS, WAIT_LAST_RUNNING, WAIT_LAST_IRQS_OFF,
+                case FLUSH_SETUP, FLUSH_SEND, FLUSH_LOCAL, LINE_TRANSFERS, LINES_MMAP_LOCK, LINES_MM_CPUMASK, LINES_TLB_GEN,
+                     LINES_PER_CPU, LINES_SPINLOCKS, LINES_LOCKED_DATA, WAIT_LAST_RUNNING, WAIT_LAST_IRQS_OFF,
                      WAIT_LAST_DESCHEDULED, WAIT_LAST_HALTED, WAIT_LAST_HALTED_IRQS_OFF -> flushes;
                 case IPI_DELIVERY, TARGET_IRQ -> Counter.IPIS_RECEIVED.key;
                 case TARGET_CSD, TARGET_FLUSH -> received;

@@ -7,7 +7,8 @@ import java.util.List;
  * wait for its slowest target is the {@link TimeCategory#IPI_WAIT} time; these are the parts the
  * model charges as work, and {@link #IPI_DELIVERY}, how long the IPIs waited at their targets.
  * {@link #LINE_TRANSFERS} is a view across the others (a line transfer is also part of the step
- * that made it), so it is not added to them.
+ * that made it), so it is not added to them; the {@code line_transfers.*} parts after it divide it
+ * by the data the lines hold, so that a run shows which shared line its transfers went to.
  */
 public enum CostPart {
     /** flush_tlb_mm_range(): the tlb_gen increment, filling flush_tlb_info, reading mm_cpumask. */
@@ -48,6 +49,18 @@ public enum CostPart {
     TARGET_FLUSH("target_flush", "targets: flush_tlb_func (INVLPG or CR3, tlb_gen and flush_tlb_info reads)"),
     /** Time on shared cache lines beyond a hit (transfers and queueing), on every CPU; included in the parts above. */
     LINE_TRANSFERS("line_transfers", "all CPUs: shared-line transfers and queueing beyond a hit (part of the rows above)"),
+    /** Of {@link #LINE_TRANSFERS}: the mm's mmap_lock, whose count word every reader and writer updates (rwsem). */
+    LINES_MMAP_LOCK("line_transfers.mmap_lock", "of line_transfers: the mm's mmap_lock (the rwsem's count)"),
+    /** Of {@link #LINE_TRANSFERS}: the mm's mm_cpumask, set by switch_mm and read by every flush. */
+    LINES_MM_CPUMASK("line_transfers.mm_cpumask", "of line_transfers: the mm's mm_cpumask"),
+    /** Of {@link #LINE_TRANSFERS}: the mm's tlb_gen, incremented by every flush and read by its targets. */
+    LINES_TLB_GEN("line_transfers.tlb_gen", "of line_transfers: the mm's tlb_gen"),
+    /** Of {@link #LINE_TRANSFERS}: per-CPU data other CPUs touch: call_single_queue, csds, is_lazy, flush_tlb_info, idle flags. */
+    LINES_PER_CPU("line_transfers.per_cpu", "of line_transfers: call_single_queue, csds, is_lazy, flush_tlb_info, idle flags"),
+    /** Of {@link #LINE_TRANSFERS}: the lock words of spinlocks (zone->lock, lru_lock). */
+    LINES_SPINLOCKS("line_transfers.spinlocks", "of line_transfers: spinlock words (zone->lock, lru_lock)"),
+    /** Of {@link #LINE_TRANSFERS}: data those spinlocks guard: the LRU's links (struct pages) and counters, free list heads. */
+    LINES_LOCKED_DATA("line_transfers.locked_data", "of line_transfers: data under the page locks: LRU links and counters, free lists"),
     /** Page walks of user accesses that missed the TLB. */
     TLB_REFILLS("tlb_refill_walks", "all CPUs: page walks of user accesses that missed the TLB");
 

@@ -12,16 +12,16 @@ import dev.pvtlb.stats.CostPart;
  */
 public final class CpuLines {
     /** call_single_queue's head: llist_add() by senders, llist_del_all() by this CPU's handler. */
-    final ContendedLine callSingleQueue = new ContendedLine();
+    final ContendedLine callSingleQueue = new ContendedLine(CostPart.LINES_PER_CPU);
     /** cpu_tlbstate_shared.is_lazy: written by this CPU, read by flush senders' should_flush_tlb(). */
-    final ContendedLine tlbstateShared = new ContendedLine();
+    final ContendedLine tlbstateShared = new ContendedLine(CostPart.LINES_PER_CPU);
     /** This CPU's flush_tlb_info (a per-CPU variable since 5.x): written here, read by the targets. */
-    final ContendedLine flushTlbInfo = new ContendedLine();
+    final ContendedLine flushTlbInfo = new ContendedLine(CostPart.LINES_PER_CPU);
     /**
      * The idle task's thread_info->flags, which the idle loop's MWAIT monitors on x86 bare metal
      * (mwait_idle_with_hints()): a waker's store of TIF_NEED_RESCHED to it ends the MWAIT.
      */
-    final ContendedLine idleFlags = new ContendedLine();
+    final ContendedLine idleFlags = new ContendedLine(CostPart.LINES_PER_CPU);
 
     private final Cpu cpu;
     private final Costs costs;
@@ -51,12 +51,12 @@ public final class CpuLines {
 
     /** A load of {@code line} by this CPU at {@code at}: its cost in ns, waiting for transfers in flight included. */
     public long read(ContendedLine line, long at) {
-        return transfer(line.read(cpu.id(), socket, core, at, costs));
+        return transfer(line.read(cpu.id(), socket, core, at, costs), line.group());
     }
 
     /** A store or atomic on {@code line} by this CPU at {@code at}: its cost in ns, waiting included. */
     public long write(ContendedLine line, long at) {
-        return transfer(line.write(cpu.id(), socket, core, at, costs));
+        return transfer(line.write(cpu.id(), socket, core, at, costs), line.group());
     }
 
     /**
@@ -65,14 +65,15 @@ public final class CpuLines {
      * the core's caches, else a same- or cross-socket transfer.
      */
     public long from(CpuLines other) {
-        return transfer(ContendedLine.between(other.socket, other.core, socket, core, costs));
+        return transfer(ContendedLine.between(other.socket, other.core, socket, core, costs), CostPart.LINES_PER_CPU);
     }
 
-    /** Books what a line access cost beyond a hit as LINE_TRANSFERS. */
-    private long transfer(long cost) {
+    /** Books what a line access cost beyond a hit as LINE_TRANSFERS and under the line's {@code group}. */
+    private long transfer(long cost, CostPart group) {
         long beyondHit = cost - costs.lineLocalNs;
         if (beyondHit > 0) {
             ledger.addNs(CostPart.LINE_TRANSFERS, beyondHit);
+            ledger.addNs(group, beyondHit);
         }
         return cost;
     }

@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.mm.ContendedLine;
+import dev.pvtlb.stats.CostPart;
 
 /**
  * A data page as the LRU sees it (pageLocks=on): the cache line of its struct page, which holds
@@ -16,7 +17,7 @@ final class LruPage {
     /** That node: whose lru_lock its list operations take. */
     final int node;
     /** The struct page's line: page->lru and page->flags, one 64-byte struct page. */
-    final ContendedLine line = new ContendedLine();
+    final ContendedLine line = new ContendedLine(CostPart.LINES_LOCKED_DATA);
     /** The neighbours on the list; both null while the page is off it. */
     LruPage prev;
     LruPage next;

@@ -2,6 +2,7 @@ package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.mm.ContendedLine;
 import dev.pvtlb.smp.Cpu;
+import dev.pvtlb.stats.CostPart;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -32,7 +33,7 @@ import java.util.Set;
  */
 public final class QueuedSpinLock<C extends Cpu> {
     private final String name;
-    private final ContendedLine line = new ContendedLine();
+    private final ContendedLine line = new ContendedLine(CostPart.LINES_SPINLOCKS);
     private final ArrayDeque<C> queue = new ArrayDeque<>();
     /** Waiters halted in pv_wait(). */
     private final Set<C> halted = new HashSet<>();
@@ -51,13 +52,14 @@ public final class QueuedSpinLock<C extends Cpu> {
     /**
      * A lock whose every critical section writes {@code guardedLines} lines of the data it
      * protects (list heads, counters): a holder on another CPU than the last one moves them as
-     * it moves the lock word.
+     * it moves the lock word. The cost breakdown files their transfers as line_transfers.locked_data,
+     * the lock word's as line_transfers.spinlocks.
      */
     public QueuedSpinLock(String name, int guardedLines) {
         this.name = name;
         this.guarded = new ContendedLine[guardedLines];
         for (int i = 0; i < guardedLines; i++) {
-            guarded[i] = new ContendedLine();
+            guarded[i] = new ContendedLine(CostPart.LINES_LOCKED_DATA);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.pvtlb.internal.mm;
 
 import dev.pvtlb.internal.profile.Costs;
+import dev.pvtlb.stats.CostPart;
 import java.util.BitSet;
 
 /**
@@ -20,6 +21,8 @@ import java.util.BitSet;
  * of {@code mm_cpumask} and {@code tlb_gen} in the lazy-TLB and concurrent-flush threads.
  */
 public final class ContendedLine {
+    /** The part of the cost breakdown its transfers are filed under (the data it holds). */
+    private final CostPart group;
     private int writer = -1;
     private int writerSocket;
     private int writerCore;
@@ -29,6 +32,16 @@ public final class ContendedLine {
     private final BitSet sharerCores = new BitSet();
     private final BitSet sharerSockets = new BitSet();
     private long busyUntil;
+
+    /** A line holding data of {@code group}, one of the {@code line_transfers.*} parts of {@link CostPart}. */
+    public ContendedLine(CostPart group) {
+        this.group = group;
+    }
+
+    /** The part of the cost breakdown this line's transfers go under. */
+    public CostPart group() {
+        return group;
+    }
 
     /** A load of the line by {@code cpu} at {@code now}; returns its cost in ns, waiting included. */
     public long read(int cpu, int socket, int core, long now, Costs c) {

@@ -1,5 +1,6 @@
 package dev.pvtlb.internal.mm;
 
+import dev.pvtlb.stats.CostPart;
 import dev.pvtlb.smp.MmHandle;
 import dev.pvtlb.model.ModelException;
 import dev.pvtlb.internal.mmu.PageTables;
@@ -22,8 +23,8 @@ public final class Mm implements MmHandle {
     private final long ctxId;
     private final int pgd;
     private final CpuMask cpumask;
-    private final ContendedLine cpumaskLine = new ContendedLine();
-    private final ContendedLine tlbGenLine = new ContendedLine();
+    private final ContendedLine cpumaskLine = new ContendedLine(CostPart.LINES_MM_CPUMASK);
+    private final ContendedLine tlbGenLine = new ContendedLine(CostPart.LINES_TLB_GEN);
     /** mm->mmap_lock and the cache line of its count, which every down and up writes atomically (made at first use). */
     private MmapLock mmapLock;
     private ContendedLine mmapLockLine;
@@ -173,7 +174,7 @@ public final class Mm implements MmHandle {
     }
 
     public ContendedLine mmapLockLine() {
-        return mmapLockLine == null ? (mmapLockLine = new ContendedLine()) : mmapLockLine;
+        return mmapLockLine == null ? (mmapLockLine = new ContendedLine(CostPart.LINES_MMAP_LOCK)) : mmapLockLine;
     }
 
     @Override

@@ -12,7 +12,7 @@ class ContendedLineTest {
 
     @Test
     void aLineWrittenByEightCpusInTurnCostsOneTransferEachAndACrossSocketOneMore() {
-        ContendedLine l = new ContendedLine();
+        ContendedLine l = new ContendedLine(dev.pvtlb.stats.CostPart.LINES_PER_CPU);
         assertEquals(5, l.write(0, 0, 0, 0, C)); // first touch
         assertEquals(5, l.write(0, 0, 0, 10, C)); // still Modified here
         long total = 0;
@@ -25,7 +25,7 @@ class ContendedLineTest {
 
     @Test
     void writersAtTheSameInstantQueueBehindEachOther() {
-        ContendedLine l = new ContendedLine();
+        ContendedLine l = new ContendedLine(dev.pvtlb.stats.CostPart.LINES_PER_CPU);
         l.write(0, 0, 0, 0, C);
         long[] costs = new long[7];
         for (int cpu = 1; cpu < 8; cpu++) {
@@ -40,7 +40,7 @@ class ContendedLineTest {
 
     @Test
     void readersShareTheLineAndTheNextWriteInvalidatesEveryCopy() {
-        ContendedLine l = new ContendedLine();
+        ContendedLine l = new ContendedLine(dev.pvtlb.stats.CostPart.LINES_PER_CPU);
         l.write(0, 0, 0, 0, C);
         assertEquals(20, l.read(1, 0, 1, 1000, C)); // from CPU 0's cache
         assertEquals(5, l.read(1, 0, 1, 2000, C)); // a Shared copy of its own
@@ -55,7 +55,7 @@ class ContendedLineTest {
 
     @Test
     void smtSiblingsShareTheCoresCachesSoTheirTransfersAreHits() {
-        ContendedLine l = new ContendedLine();
+        ContendedLine l = new ContendedLine(dev.pvtlb.stats.CostPart.LINES_PER_CPU);
         l.write(0, 0, 0, 0, C);
         assertEquals(5, l.write(4, 0, 0, 100, C)); // CPU 4 is thread 1 of core 0
         assertEquals(5, l.read(0, 0, 0, 200, C));
@@ -64,7 +64,7 @@ class ContendedLineTest {
 
     @Test
     void aResetLineIsAsNew() {
-        ContendedLine l = new ContendedLine();
+        ContendedLine l = new ContendedLine(dev.pvtlb.stats.CostPart.LINES_PER_CPU);
         l.write(0, 0, 0, 0, C);
         l.write(1, 0, 1, 0, C);
         l.reset();

@@ -28,7 +28,7 @@ class HostTopologyTest {
 
     /** vCPU 0 writes the line, then vCPU 1, then vCPU 2: what the second and third writes cost. */
     private static long[] twoTransfers(Kernel k) {
-        ContendedLine line = new ContendedLine();
+        ContendedLine line = new ContendedLine(dev.pvtlb.stats.CostPart.LINES_PER_CPU);
         KernelCpu[] c = k.cpus();
         c[0].lines.write(line, 0); // first touch: nobody else holds it
         return new long[] {c[1].lines.write(line, 1_000), c[2].lines.write(line, 2_000)};
@@ -58,7 +58,7 @@ class HostTopologyTest {
     void siblingsShareTheirCoresCaches() {
         Kernel k = kvm(new Topology(1, 2, 2));
         assertEquals(20, twoTransfers(k)[1]);
-        ContendedLine line = new ContendedLine();
+        ContendedLine line = new ContendedLine(dev.pvtlb.stats.CostPart.LINES_PER_CPU);
         k.cpus()[0].lines.write(line, 0);
         assertEquals(5, k.cpus()[2].lines.write(line, 1_000));
     }
