@@ -11,6 +11,8 @@ import dev.pvtlb.pvops.TableFreePolicy;
 import dev.pvtlb.smp.CpuMask;
 import dev.pvtlb.smp.KernelPath;
 import dev.pvtlb.stats.Counter;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The munmap() and madvise(MADV_DONTNEED) paths: unmap the range into an mmu_gather, flush,
@@ -152,7 +154,7 @@ public final class ZapRange extends InternalPath {
      */
     private static ReleasePages released(KernelCpu cpu, int[] pfns) {
         LruPages pages = cpu.kernel().pageLists(cpu.socket()).pages;
-        java.util.List<LruPage> onLists = new java.util.ArrayList<>();
+        List<LruPage> onLists = new ArrayList<>();
         int untracked = 0;
         for (int pfn : pfns) {
             LruPage page = pages.freed(pfn);
