@@ -88,4 +88,26 @@ class LruAddDrainTest {
         // rmqueue_bulk() gave the free list 63 pages at the first fault; 15 faults took 15, the drain gave 5 back.
         assertEquals(63 - 15 + 5, cpu.pages.pcp);
     }
+
+    @Test
+    void anUnmapTakesEachPageOffTheLruOfTheNodeItCameFrom() {
+        // Two sockets of one CPU each. CPU 1 faults 5 pages of the region (node 1) and puts them on its
+        // node's LRU (the drain of an madvise of a page it never touched); CPU 0 faults the other 5
+        // (node 0), then madvise()s all 10: its drain puts its 5 on node 0's list, and release_pages()
+        // takes each page off the list of its own node.
+        Scripted s = new Scripted(GuestConfig.builder().topology(new dev.pvtlb.smp.Topology(2, 1, 1)).seed(1)
+                .knob("pageLocks", "on").knob("lruAddDrain", "true").knob("pagevec", "15").build());
+        long b = s.map(1, 10);
+        long other = s.map(2, 1);
+        s.spawn(1, Scripted.populate(b + 5 * 4096L, 5), s.madvise(other, 1));
+        s.spawn(0, Scripted.populate(b, 5), Scripted.sleep(1_000_000), s.madvise(b, 10));
+        s.run();
+        KernelCpu cpu0 = s.guest.cpus()[0];
+        KernelCpu cpu1 = s.guest.cpus()[1];
+        assertEquals(0, s.guest.pageLists(0).lruList.size());
+        assertEquals(0, s.guest.pageLists(1).lruList.size());
+        // The freed pages go to the freeing CPU's free list: 63 refilled, 5 taken, 10 back.
+        assertEquals(63 - 5 + 10, cpu0.pages.pcp);
+        assertEquals(63 - 5, cpu1.pages.pcp);
+    }
 }
