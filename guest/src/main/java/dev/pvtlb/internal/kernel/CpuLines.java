@@ -60,6 +60,14 @@ public final class CpuLines {
     }
 
     /**
+     * A store to {@code line} whose hit is counted elsewhere (a per-page hold time): what it costs
+     * beyond a hit, 0 when the line is here.
+     */
+    public long writeBeyondHit(ContendedLine line, long at) {
+        return write(line, at) - costs.lineLocalNs;
+    }
+
+    /**
      * One cache line that only this CPU and the CPU of {@code other} touch, taken from that CPU's
      * cache (a csd between its sender and its target): a hit between SMT siblings, which share
      * the core's caches, else a same- or cross-socket transfer.

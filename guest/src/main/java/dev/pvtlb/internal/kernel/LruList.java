@@ -15,34 +15,36 @@ package dev.pvtlb.internal.kernel;
  */
 final class LruList {
     /** The list head in the lruvec: its line is the one every add and every removal next to the head writes. */
-    private final LruPage head = new LruPage(this, -1);
+    private final LruPage head = new LruPage(-1);
 
     LruList() {
         reset();
     }
 
-    /**
-     * list_add(&page->lru, head) by the CPU of {@code cpu} at {@code now}; returns what its three
-     * stores cost beyond a hit each ({@code hitNs}, line.local.ns), in ns.
-     */
-    long add(CpuLines cpu, long hitNs, LruPage page, long now) {
+    /** list_add(&page->lru, head) by the CPU of {@code cpu} at {@code now}; returns what its three stores cost beyond a hit each, in ns. */
+    long add(CpuLines cpu, LruPage page, long now) {
         LruPage first = head.next;
         first.prev = page;
         page.next = first;
         page.prev = head;
         head.next = page;
-        return cpu.write(first.line, now) + cpu.write(page.line, now) + cpu.write(head.line, now) - 3 * hitNs;
+        return stores(cpu, now, first, page, head);
     }
 
     /** list_del(&page->lru) by the CPU of {@code cpu} at {@code now}; returns what its three stores cost beyond a hit each, in ns. */
-    long del(CpuLines cpu, long hitNs, LruPage page, long now) {
+    long del(CpuLines cpu, LruPage page, long now) {
         LruPage before = page.prev;
         LruPage after = page.next;
         after.prev = before;
         before.next = after;
         page.prev = null;
         page.next = null;
-        return cpu.write(after.line, now) + cpu.write(before.line, now) + cpu.write(page.line, now) - 3 * hitNs;
+        return stores(cpu, now, after, before, page);
+    }
+
+    /** The three stores of one list operation, to the struct pages (or the head) {@code a}, {@code b}, {@code c}: their cost beyond a hit each. */
+    private static long stores(CpuLines cpu, long now, LruPage a, LruPage b, LruPage c) {
+        return cpu.writeBeyondHit(a.line, now) + cpu.writeBeyondHit(b.line, now) + cpu.writeBeyondHit(c.line, now);
     }
 
     /** The pages on the list (a walk of it, for tests). */

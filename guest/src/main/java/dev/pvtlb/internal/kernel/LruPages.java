@@ -10,9 +10,9 @@ import java.util.Map;
 final class LruPages {
     private final Map<Integer, LruPage> byFrame = new HashMap<>();
 
-    /** Frame {@code pfn} was allocated on node {@code node} for a fault: its page, not yet on {@code list}. */
-    LruPage allocated(int pfn, LruList list, int node) {
-        LruPage page = new LruPage(list, node);
+    /** Frame {@code pfn} was allocated on node {@code node} for a fault: its page, not yet on the node's list. */
+    LruPage allocated(int pfn, int node) {
+        LruPage page = new LruPage(node);
         byFrame.put(pfn, page);
         return page;
     }

@@ -37,7 +37,7 @@ final class PageListAllocation {
         Kernel g = cpu.kernel();
         int pagevec = g.knobs().pagevec;
         PageLists node = g.pageLists(cpu.socket());
-        if (cpu.pages.add(node.pages.allocated(pfn, node.lruList, node.node), pagevec) < pagevec) {
+        if (cpu.pages.add(node.pages.allocated(pfn, node.node), pagevec) < pagevec) {
             return;
         }
         cpu.call(new PagevecLruAdd("__pagevec_lru_add", cpu.pages.takeVector()));

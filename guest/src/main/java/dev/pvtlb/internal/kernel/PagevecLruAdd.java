@@ -1,8 +1,7 @@
 package dev.pvtlb.internal.kernel;
 
 import dev.pvtlb.internal.profile.Costs;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 
 /**
  * A CPU's LRU-add vector goes onto its node's LRU (pageLocks=on): __pagevec_lru_add() in 5.2,
@@ -31,21 +30,16 @@ final class PagevecLruAdd extends InternalPath {
             cpu.call(new SpinLockedSection(name, node.lru, c.lruLockPage.times(pages.length), (on, now) -> {
                 long cost = 0;
                 for (LruPage p : pages) {
-                    cost += p.list.add(on.lines, c.lineLocalNs, p, now);
+                    cost += node.lruList.add(on.lines, p, now);
                 }
                 return cost;
             }));
             return 0;
         }
-        List<LruPage> freed = new ArrayList<>();
-        for (LruPage p : pages) {
-            if (p.unmapped) {
-                freed.add(p);
-            }
-        }
+        LruPage[] freed = Arrays.stream(pages).filter(p -> p.unmapped).toArray(LruPage[]::new);
         cpu.ret();
-        if (!freed.isEmpty()) {
-            cpu.call(new ReleasePages(freed.toArray(LruPage[]::new), 0));
+        if (freed.length > 0) {
+            cpu.call(new ReleasePages(freed, 0));
         }
         return 0;
     }

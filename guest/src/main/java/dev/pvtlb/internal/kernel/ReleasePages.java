@@ -44,7 +44,7 @@ final class ReleasePages extends InternalPath {
             cpu.call(new SpinLockedSection("release_pages", node.lru, c.lruLockPage.times(batch.length), (on, now) -> {
                 long cost = 0;
                 for (LruPage p : batch) {
-                    cost += p.list.del(on.lines, c.lineLocalNs, p, now);
+                    cost += node.lruList.del(on.lines, p, now);
                 }
                 return cost;
             }));
